@@ -1,0 +1,81 @@
+//! The [`BoundingVolume`] trait that hierarchies are generic over.
+
+use crate::{Aabb, FitError, Obb};
+use clash_math::{Isometry3, Point3, Scalar, Triangle};
+use core::fmt::Debug;
+use serde::{Serialize, de::DeserializeOwned};
+
+/// A convex bounding volume: what a BVH node stores.
+///
+/// Every method is conservative in the direction that keeps queries correct:
+/// `overlaps` may say `true` for disjoint volumes but never `false` for
+/// touching or overlapping ones; `transformed` and `merge` return volumes
+/// that contain the exact result; `distance_lower_bound` never exceeds the true
+/// distance.
+pub trait BoundingVolume<T: Scalar>: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned + 'static {
+    /// Short lower-case name (`"aabb"`, `"obb"`, ...) recorded in saved trees.
+    const NAME: &'static str;
+
+    /// The default fit of a point set for this type.
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError>;
+
+    /// The default fit of a triangle set for this type (for OBBs: continuous
+    /// PCA of the triangles, Eberly §6.1.3).
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError>;
+
+    /// The tightest fit of a triangle set this type offers (for OBBs: the
+    /// volume-minimising refinement); defaults to [`Self::fit_triangles`].
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    fn fit_triangles_tight(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_triangles(triangles)
+    }
+
+    /// A volume containing both `self` and `other`.
+    fn merge(&self, other: &Self) -> Self;
+
+    /// `true` when `p` lies in the closed volume.
+    fn contains_point(&self, p: &Point3<T>) -> bool;
+
+    /// `false` only when the two closed volumes are certainly disjoint.
+    fn overlaps(&self, other: &Self) -> bool;
+
+    /// `false` only when `self` and `other` moved by `other_to_self` (the pose
+    /// of `other`'s frame in `self`'s frame) are certainly disjoint. The
+    /// default transforms `other`; OBBs override it with the relative-frame
+    /// separating-axis test (RTCD §4.4.1).
+    fn overlaps_transformed(&self, other: &Self, other_to_self: &Isometry3<T>) -> bool {
+        self.overlaps(&other.transformed(other_to_self))
+    }
+
+    /// A volume containing the image of `self` under `iso` (exact for OBB, RSS,
+    /// capsule and sphere; RTCD §4.2.6 for AABB).
+    fn transformed(&self, iso: &Isometry3<T>) -> Self;
+
+    /// A representative centre point (used for split decisions).
+    fn center(&self) -> Point3<T>;
+
+    /// Volume (for capsule/RSS/sphere the swept volume).
+    fn volume(&self) -> T;
+
+    /// Surface area (the cost measure of the surface area heuristic).
+    fn surface_area(&self) -> T;
+
+    /// A lower bound on the distance between the two volumes (0 when they
+    /// may overlap), or `None` when the type offers no cheap bound.
+    fn distance_lower_bound(&self, other: &Self) -> Option<T>;
+
+    /// The smallest axis-aligned box containing the volume.
+    fn aabb(&self) -> Aabb<T>;
+
+    /// An oriented box containing the volume: the common currency that lets
+    /// trees of different bounding-volume types be paired.
+    fn bounding_obb(&self) -> Obb<T>;
+}

@@ -1,0 +1,194 @@
+//! Covariance matrices of point sets, of triangle sets as continuous
+//! area-weighted distributions, and of convex hulls (RTCD §4.3.3,
+//! Eberly *Dynamic Collision Detection using OBBs* §6.1.2–6.1.3).
+
+use crate::{MathError, Scalar, Triangle, hull::ConvexHull, point_is_finite};
+use nalgebra::{Matrix3, Point3, Vector3};
+
+/// The mean and covariance matrix of a distribution of points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Covariance<T: Scalar> {
+    /// Mean (centre of mass) of the distribution.
+    pub mean: Point3<T>,
+    /// Covariance matrix about [`Self::mean`] (symmetric, positive semi-definite).
+    pub matrix: Matrix3<T>,
+}
+
+fn check_points<T: Scalar>(points: &[Point3<T>]) -> Result<(), MathError> {
+    if points.is_empty() {
+        return Err(MathError::Empty);
+    }
+    match points.iter().position(|p| !point_is_finite(p)) {
+        Some(index) => Err(MathError::NonFinite { index }),
+        None => Ok(()),
+    }
+}
+
+/// Covariance of a finite point set, each point with equal weight (RTCD §4.3.3).
+///
+/// Computed about a shifted origin (the first point) so that large
+/// coordinates far from the origin lose no precision.
+///
+/// # Errors
+/// [`MathError::Empty`] for no points, [`MathError::NonFinite`] for NaN/inf.
+pub fn covariance_of_points<T: Scalar>(points: &[Point3<T>]) -> Result<Covariance<T>, MathError> {
+    check_points(points)?;
+    let origin = points[0];
+    let inv_n = T::ONE / T::lit(points.len() as f64);
+    let mut sum = Vector3::zeros();
+    for p in points {
+        sum += p - origin;
+    }
+    let mean_local = sum * inv_n;
+    let mut m = Matrix3::zeros();
+    for p in points {
+        let d = (p - origin) - mean_local;
+        m += d * d.transpose();
+    }
+    Ok(Covariance { mean: origin + mean_local, matrix: m * inv_n })
+}
+
+/// Covariance of the surface of a triangle set, each triangle a uniform
+/// distribution of mass over its area (Eberly §6.1.3, after Gottschalk's
+/// OBBTree): for triangle `i` with corners `p, q, r`, area `A_i` and
+/// centroid `m_i`,
+/// `C = (1/A) Σ A_i/12 (9 m_i m_iᵀ + p pᵀ + q qᵀ + r rᵀ) − m mᵀ`.
+///
+/// The result does not depend on how a surface is cut into triangles, which
+/// is why OBB trees fit with it. When the total area is zero (all triangles
+/// degenerate), it falls back to [`covariance_of_points`] of the corners.
+///
+/// # Errors
+/// [`MathError::Empty`] for no triangles, [`MathError::NonFinite`] for NaN/inf.
+pub fn covariance_of_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<Covariance<T>, MathError> {
+    if triangles.is_empty() {
+        return Err(MathError::Empty);
+    }
+    if let Some(index) = triangles.iter().position(|t| !t.is_finite()) {
+        return Err(MathError::NonFinite { index });
+    }
+    let origin = triangles[0].a;
+    let mut area_sum = T::ZERO;
+    let mut mean_sum = Vector3::zeros();
+    let mut second = Matrix3::zeros();
+    for t in triangles {
+        let (p, q, r) = (t.a - origin, t.b - origin, t.c - origin);
+        let area = (q - p).cross(&(r - p)).norm() * T::HALF;
+        let m = (p + q + r) / T::lit(3.0);
+        area_sum += area;
+        mean_sum += m * area;
+        second += (m * m.transpose() * T::lit(9.0) + p * p.transpose() + q * q.transpose() + r * r.transpose())
+            * (area / T::lit(12.0));
+    }
+    if !(area_sum > T::ZERO) || !area_sum.finite() {
+        let corners: Vec<Point3<T>> = triangles.iter().flat_map(|t| t.vertices()).collect();
+        return covariance_of_points(&corners);
+    }
+    let mean = mean_sum / area_sum;
+    let mut matrix = second / area_sum - mean * mean.transpose();
+    // Symmetrise against rounding.
+    matrix = (matrix + matrix.transpose()) * T::HALF;
+    Ok(Covariance { mean: origin + mean, matrix })
+}
+
+/// Covariance of the convex hull of a point set (Eberly §6.1.2): the hull's
+/// surface as a continuous distribution ([`covariance_of_triangles`] of the
+/// hull faces), so interior points and uneven sampling of the surface do not
+/// bias the axes. For flat or collinear sets, whose hull has no volume, the
+/// hull vertices are used as points.
+///
+/// # Errors
+/// [`MathError::Empty`] for no points, [`MathError::NonFinite`] for NaN/inf.
+pub fn covariance_of_hull<T: Scalar>(points: &[Point3<T>]) -> Result<Covariance<T>, MathError> {
+    check_points(points)?;
+    let hull = ConvexHull::new(points)?;
+    let faces = hull.triangles();
+    if faces.is_empty() {
+        covariance_of_points(hull.vertices())
+    } else {
+        covariance_of_triangles(&faces)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn points_covariance_matches_definition() {
+        let pts = [Point3::new(1.0_f64, 0.0, 0.0), Point3::new(-1.0, 0.0, 0.0), Point3::new(0.0, 2.0, 0.0), Point3::new(0.0, -2.0, 0.0)];
+        let c = covariance_of_points(&pts).unwrap();
+        assert_eq!(c.mean, Point3::origin());
+        assert!((c.matrix - Matrix3::from_diagonal(&Vector3::new(0.5, 2.0, 0.0))).norm() < 1e-15);
+    }
+
+    #[test]
+    fn triangle_covariance_independent_of_subdivision() {
+        // One triangle vs the same triangle split in four: identical distributions.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..200 {
+            let mut p = || Point3::new(rng.random_range(-5.0..5.0), rng.random_range(-5.0..5.0), rng.random_range(-5.0..5.0));
+            let (a, b, c) = (p(), p(), p());
+            let (ab, bc, ca) = (nalgebra::center(&a, &b), nalgebra::center(&b, &c), nalgebra::center(&c, &a));
+            let one = covariance_of_triangles(&[Triangle::new(a, b, c)]).unwrap();
+            let four = covariance_of_triangles(&[
+                Triangle::new(a, ab, ca),
+                Triangle::new(ab, b, bc),
+                Triangle::new(ca, bc, c),
+                Triangle::new(ab, bc, ca),
+            ])
+            .unwrap();
+            assert!((one.mean - four.mean).norm() < 1e-12);
+            assert!((one.matrix - four.matrix).norm() < 1e-10 * (1.0 + one.matrix.norm()));
+        }
+    }
+
+    #[test]
+    fn triangle_covariance_matches_dense_sampling() {
+        let t = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(4.0, 0.0, 1.0), Point3::new(1.0, 3.0, -2.0));
+        let exact = covariance_of_triangles(&[t]).unwrap();
+        let n = 400;
+        let mut pts = Vec::new();
+        for i in 0..n {
+            for j in 0..n - i {
+                // centroids of a regular subdivision: uniform samples
+                let (u, v) = ((i as f64 + 1.0 / 3.0) / n as f64, (j as f64 + 1.0 / 3.0) / n as f64);
+                pts.push(t.at_barycentric(u, v));
+                if i + j + 1 < n {
+                    let (u2, v2) = ((i as f64 + 2.0 / 3.0) / n as f64, (j as f64 + 2.0 / 3.0) / n as f64);
+                    pts.push(t.at_barycentric(u2, v2));
+                }
+            }
+        }
+        let sampled = covariance_of_points(&pts).unwrap();
+        assert!((exact.mean - sampled.mean).norm() < 1e-9);
+        assert!((exact.matrix - sampled.matrix).norm() < 1e-3 * exact.matrix.norm(), "{} vs {}", exact.matrix, sampled.matrix);
+    }
+
+    #[test]
+    fn errors_and_degenerate_fallback() {
+        assert_eq!(covariance_of_points::<f32>(&[]), Err(MathError::Empty));
+        assert_eq!(covariance_of_triangles::<f64>(&[]), Err(MathError::Empty));
+        assert_eq!(
+            covariance_of_points(&[Point3::new(0.0, 0.0, 0.0), Point3::new(f64::NAN, 0.0, 0.0)]),
+            Err(MathError::NonFinite { index: 1 })
+        );
+        let flat = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0));
+        let c = covariance_of_triangles(&[flat]).unwrap();
+        assert!(c.matrix[(0, 0)] > 0.0 && c.matrix.iter().all(|x| x.is_finite()));
+    }
+
+    #[test]
+    fn hull_covariance_ignores_interior_points() {
+        let mut cube: Vec<Point3<f64>> = (0..8).map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64)).collect();
+        let a = covariance_of_hull(&cube).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        for _ in 0..500 {
+            cube.push(Point3::new(rng.random_range(0.2..0.4), rng.random_range(0.1..0.9), rng.random_range(0.6..0.9)));
+        }
+        let b = covariance_of_hull(&cube).unwrap();
+        assert!((a.matrix - b.matrix).norm() < 1e-12);
+        assert!((a.mean - Point3::new(0.5, 0.5, 0.5)).norm() < 1e-12);
+    }
+}

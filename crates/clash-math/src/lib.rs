@@ -1,0 +1,39 @@
+//! # clash-math
+//!
+//! The bottom layer of clash: a sealed [`Scalar`] trait over `f32` and `f64`,
+//! re-exports of the nalgebra types the stack uses, the geometric primitives
+//! ([`Ray`], [`Segment`], [`Plane`], [`Triangle`], [`Tetrahedron`]), a symmetric
+//! 3x3 eigen-solver by cyclic Jacobi rotations ([`jacobi_eigen`]), covariance of
+//! point and triangle sets ([`covariance`]) and exact orientation predicates
+//! ([`predicates`]).
+//!
+//! ```
+//! use clash_math::{Point3, Triangle};
+//!
+//! let t = Triangle::new(
+//!     Point3::new(0.0_f64, 0.0, 0.0),
+//!     Point3::new(1.0, 0.0, 0.0),
+//!     Point3::new(0.0, 1.0, 0.0),
+//! );
+//! assert_eq!(t.area(), 0.5);
+//! assert!(!t.is_degenerate());
+//! ```
+#![deny(missing_docs)]
+
+pub mod covariance;
+pub mod eigen;
+mod error;
+pub mod hull;
+pub mod predicates;
+pub mod primitives;
+mod scalar;
+
+pub use covariance::{Covariance, covariance_of_hull, covariance_of_points, covariance_of_triangles};
+pub use eigen::{SymmetricEigen3, jacobi_eigen};
+pub use error::MathError;
+pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
+pub use scalar::{Scalar, point_is_finite};
+
+/// The nalgebra crate itself, for types this crate does not re-export by name.
+pub use nalgebra;
+pub use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, UnitVector3, Vector3};

@@ -1,0 +1,124 @@
+//! The [`Scalar`] trait: everything in clash is generic over `f32` and `f64`.
+
+use core::fmt::{Debug, Display};
+use nalgebra::RealField;
+use serde::{Serialize, de::DeserializeOwned};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// A floating-point scalar: `f32` or `f64` (the trait is sealed).
+///
+/// It extends nalgebra's [`RealField`] with the constants and conversions that
+/// geometric code needs, so that generic code reads `T::ONE` and `T::lit(0.5)`
+/// instead of `T::from_f64(0.5).unwrap()`.
+///
+/// ```
+/// use clash_math::Scalar;
+/// fn half<T: Scalar>(x: T) -> T { x * T::HALF }
+/// assert_eq!(half(3.0_f32), 1.5);
+/// assert_eq!(f64::lit(0.25), 0.25);
+/// ```
+pub trait Scalar:
+    RealField + Copy + Default + PartialOrd + Debug + Display + Send + Sync + Serialize + DeserializeOwned + sealed::Sealed + 'static
+{
+    /// 0
+    const ZERO: Self;
+    /// 1
+    const ONE: Self;
+    /// 2
+    const TWO: Self;
+    /// 0.5
+    const HALF: Self;
+    /// Machine epsilon: the gap between 1 and the next representable value.
+    const EPSILON: Self;
+    /// Positive infinity.
+    const INFINITY: Self;
+    /// Negative infinity.
+    const NEG_INFINITY: Self;
+    /// Largest finite value.
+    const MAX: Self;
+    /// Smallest positive normal value.
+    const MIN_POSITIVE: Self;
+    /// `"f32"` or `"f64"`: the name stored in file headers.
+    const NAME: &'static str;
+
+    /// Converts an `f64` literal (rounding to nearest for `f32`).
+    fn lit(x: f64) -> Self;
+    /// Converts an `f32` value exactly.
+    fn from_f32(x: f32) -> Self;
+    /// Converts to `f64`; exact for both `f32` and `f64`.
+    fn to_f64(self) -> f64;
+    /// Converts to `f32`, rounding to nearest.
+    fn to_f32(self) -> f32;
+    /// `true` when the value is neither NaN nor infinite.
+    fn finite(self) -> bool;
+    /// The smaller of two values (NaN-free input assumed; branch-free on most targets).
+    fn min_of(self, other: Self) -> Self;
+    /// The larger of two values (NaN-free input assumed).
+    fn max_of(self, other: Self) -> Self;
+    /// `self * a + b` with one rounding where the target has fused multiply-add.
+    fn mul_add_s(self, a: Self, b: Self) -> Self;
+}
+
+macro_rules! impl_scalar {
+    ($t:ty, $name:literal) => {
+        impl Scalar for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const TWO: Self = 2.0;
+            const HALF: Self = 0.5;
+            const EPSILON: Self = <$t>::EPSILON;
+            const INFINITY: Self = <$t>::INFINITY;
+            const NEG_INFINITY: Self = <$t>::NEG_INFINITY;
+            const MAX: Self = <$t>::MAX;
+            const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
+            const NAME: &'static str = $name;
+
+            #[inline(always)]
+            fn lit(x: f64) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn from_f32(x: f32) -> Self {
+                x as $t
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+            #[inline(always)]
+            fn finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+            #[inline(always)]
+            fn min_of(self, other: Self) -> Self {
+                if other < self { other } else { self }
+            }
+            #[inline(always)]
+            fn max_of(self, other: Self) -> Self {
+                if other > self { other } else { self }
+            }
+            #[inline(always)]
+            fn mul_add_s(self, a: Self, b: Self) -> Self {
+                self * a + b
+            }
+        }
+    };
+}
+
+impl_scalar!(f32, "f32");
+impl_scalar!(f64, "f64");
+
+/// `true` when every coordinate of the point is finite.
+#[inline]
+pub fn point_is_finite<T: Scalar>(p: &nalgebra::Point3<T>) -> bool {
+    p.x.finite() && p.y.finite() && p.z.finite()
+}

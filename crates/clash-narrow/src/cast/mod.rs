@@ -1,0 +1,1 @@
+//! cast tests (being written).

@@ -1,0 +1,1 @@
+//! closest tests (being written).

@@ -1,0 +1,1 @@
+//! moving tests (being written).

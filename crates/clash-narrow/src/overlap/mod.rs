@@ -1,0 +1,1 @@
+//! overlap tests (being written).
