@@ -12,7 +12,9 @@ use serde::{Serialize, de::DeserializeOwned};
 /// touching or overlapping ones; `transformed` and `merge` return volumes
 /// that contain the exact result; `distance_lower_bound` never exceeds the true
 /// distance.
-pub trait BoundingVolume<T: Scalar>: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned + 'static {
+pub trait BoundingVolume<T: Scalar>:
+    Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned + 'static
+{
     /// Short lower-case name (`"aabb"`, `"obb"`, ...) recorded in saved trees.
     const NAME: &'static str;
 

@@ -1,17 +1,20 @@
-use clash_math::Scalar;
-use serde::{Deserialize, Serialize};
+//! Discrete-orientation polytopes (k-DOPs), RTCD §4.6; vertex enumeration
+//! for transforms, volume and area in [`crate::kdop_vertices`].
+use crate::check::{check_points, triangle_corners};
+use crate::{Aabb, BoundingVolume, FitError, Obb};
+use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
+use serde::de::Error as _;
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Discrete-orientation polytope with `N` fixed direction pairs, RTCD §4.6:
 /// the slab intersection `min[i] <= d_i · x <= max[i]`. `Kdop<T, 7>` is the
 /// 14-DOP, `Kdop<T, 9>` the 18-DOP, `Kdop<T, 13>` the 26-DOP.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "T: Scalar")]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Kdop<T: Scalar, const N: usize> {
     /// Lower slab bounds, one per direction.
-    #[serde(with = "serde_arrays")]
     pub min: [T; N],
     /// Upper slab bounds, one per direction.
-    #[serde(with = "serde_arrays")]
     pub max: [T; N],
 }
 
@@ -21,3 +24,246 @@ pub type Kdop14<T> = Kdop<T, 7>;
 pub type Kdop18<T> = Kdop<T, 9>;
 /// 26-DOP: axes, edge diagonals and cube diagonals.
 pub type Kdop26<T> = Kdop<T, 13>;
+
+// serde has no impls for generic `[T; N]`: a k-DOP is written as a struct of
+// two sequences `{ min: [..], max: [..] }` and checked for length on reading.
+impl<T: Scalar, const N: usize> Serialize for Kdop<T, N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("Kdop", 2)?;
+        s.serialize_field("min", &self.min[..])?;
+        s.serialize_field("max", &self.max[..])?;
+        s.end()
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(bound = "T: Scalar")]
+#[serde(rename = "Kdop")]
+struct KdopRepr<T: Scalar> {
+    min: Vec<T>,
+    max: Vec<T>,
+}
+
+impl<'de, T: Scalar, const N: usize> Deserialize<'de> for Kdop<T, N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let repr = KdopRepr::<T>::deserialize(deserializer)?;
+        let min: [T; N] = repr
+            .min
+            .try_into()
+            .map_err(|v: Vec<T>| D::Error::invalid_length(v.len(), &"N slab bounds"))?;
+        let max: [T; N] = repr
+            .max
+            .try_into()
+            .map_err(|v: Vec<T>| D::Error::invalid_length(v.len(), &"N slab bounds"))?;
+        Ok(Self { min, max })
+    }
+}
+
+/// The 13 direction classes of RTCD §4.6.1 (axes, edge diagonals, cube
+/// diagonals), unnormalised; a `Kdop<T, N>` uses the first `N` after
+/// [`order`] picks its family.
+const AXES: [[i8; 3]; 3] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const CUBE_DIAGONALS: [[i8; 3]; 4] = [[1, 1, 1], [1, -1, 1], [1, 1, -1], [1, -1, -1]];
+const EDGE_DIAGONALS: [[i8; 3]; 6] = [
+    [1, 1, 0],
+    [1, 0, 1],
+    [0, 1, 1],
+    [1, -1, 0],
+    [1, 0, -1],
+    [0, 1, -1],
+];
+
+/// Direction `i` of the `N`-direction family: 14-DOP = axes + cube
+/// diagonals, 18-DOP = axes + edge diagonals, 26-DOP = all three.
+fn direction_i8<const N: usize>(i: usize) -> [i8; 3] {
+    const {
+        assert!(
+            N == 7 || N == 9 || N == 13,
+            "k-DOPs exist for N = 7, 9, 13 (14-, 18-, 26-DOP)"
+        )
+    };
+    if i < 3 {
+        AXES[i]
+    } else if N == 7 {
+        CUBE_DIAGONALS[i - 3]
+    } else if i < 9 {
+        EDGE_DIAGONALS[i - 3]
+    } else {
+        CUBE_DIAGONALS[i - 9]
+    }
+}
+
+impl<T: Scalar, const N: usize> Kdop<T, N> {
+    /// The `N` slab directions (unnormalised integer vectors, RTCD §4.6.1);
+    /// the first three are the coordinate axes.
+    pub fn directions() -> [Vector3<T>; N] {
+        core::array::from_fn(|i| {
+            let d = direction_i8::<N>(i);
+            Vector3::new(
+                T::lit(f64::from(d[0])),
+                T::lit(f64::from(d[1])),
+                T::lit(f64::from(d[2])),
+            )
+        })
+    }
+
+    /// Projection of `p` on direction `i` (sums and differences of coordinates).
+    #[inline]
+    fn project(i: usize, p: &Vector3<T>) -> T {
+        let d = direction_i8::<N>(i);
+        let mut s = T::ZERO;
+        for k in 0..3 {
+            match d[k] {
+                1 => s += p[k],
+                -1 => s -= p[k],
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// The k-DOP of a point set: the extents of the projections on each
+    /// fixed direction (RTCD §4.6.3).
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    pub fn from_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        check_points(points)?;
+        let mut k = Self {
+            min: [T::INFINITY; N],
+            max: [T::NEG_INFINITY; N],
+        };
+        for p in points {
+            k.grow(p);
+        }
+        Ok(k.padded())
+    }
+
+    /// Enlarges the slabs to contain `p`.
+    pub fn grow(&mut self, p: &Point3<T>) {
+        for i in 0..N {
+            let v = Self::project(i, &p.coords);
+            self.min[i] = self.min[i].min_of(v);
+            self.max[i] = self.max[i].max_of(v);
+        }
+    }
+
+    /// Widens each slab by the rounding of the projections (at most two
+    /// additions per projection), so contained points always test inside.
+    fn padded(mut self) -> Self {
+        for i in 0..N {
+            let m = self.min[i].abs().max_of(self.max[i].abs()) * T::EPSILON * T::lit(4.0);
+            self.min[i] -= m;
+            self.max[i] += m;
+        }
+        self
+    }
+
+    /// Lower bound on the distance: the largest gap between corresponding
+    /// slabs, divided by the direction's length.
+    pub fn separation_lower_bound(&self, other: &Self) -> T {
+        let mut best = T::ZERO;
+        for i in 0..N {
+            let gap = (other.min[i] - self.max[i]).max_of(self.min[i] - other.max[i]);
+            let d = direction_i8::<N>(i);
+            let len2 = d.iter().map(|&x| i32::from(x) * i32::from(x)).sum::<i32>();
+            best = best.max_of(gap / T::lit(f64::from(len2)).sqrt());
+        }
+        best
+    }
+
+    /// The axis-aligned part: the first three slabs.
+    pub fn axis_aligned(&self) -> Aabb<T> {
+        Aabb {
+            min: Point3::new(self.min[0], self.min[1], self.min[2]),
+            max: Point3::new(self.max[0], self.max[1], self.max[2]),
+        }
+    }
+}
+
+impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
+    const NAME: &'static str = match N {
+        7 => "kdop14",
+        9 => "kdop18",
+        _ => "kdop26",
+    };
+
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::from_points(points)
+    }
+
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::from_points(&triangle_corners(triangles)?)
+    }
+
+    /// Slab-wise union (RTCD §6.5).
+    fn merge(&self, other: &Self) -> Self {
+        Self {
+            min: core::array::from_fn(|i| self.min[i].min_of(other.min[i])),
+            max: core::array::from_fn(|i| self.max[i].max_of(other.max[i])),
+        }
+    }
+
+    fn contains_point(&self, p: &Point3<T>) -> bool {
+        (0..N).all(|i| {
+            let v = Self::project(i, &p.coords);
+            self.min[i] <= v && v <= self.max[i]
+        })
+    }
+
+    /// Slab intervals overlap on every direction (RTCD §4.6.2). Conservative:
+    /// disjoint polytopes separated only along an edge-edge axis pass.
+    fn overlaps(&self, other: &Self) -> bool {
+        (0..N).all(|i| self.min[i] <= other.max[i] && other.min[i] <= self.max[i])
+    }
+
+    /// Conservative: the k-DOP of the moved polytope's vertices (RTCD §4.6.5
+    /// realignment from the exact vertex set), intersected with the k-DOP of
+    /// the moved axis-aligned part (both contain the moved volume).
+    fn transformed(&self, iso: &Isometry3<T>) -> Self {
+        let from_aabb =
+            Self::from_points(&self.axis_aligned().transformed(iso).corners()).unwrap_or(*self);
+        let verts = crate::kdop_vertices::vertices(self);
+        if verts.is_empty() {
+            return from_aabb;
+        }
+        let moved: Vec<Point3<T>> = verts.iter().map(|v| iso * v).collect();
+        let mut from_verts = Self::from_points(&moved).unwrap_or(from_aabb);
+        // Pad for the rounding of the vertex solve (relative to the magnitudes).
+        for i in 0..N {
+            let m = (from_verts.min[i].abs().max_of(from_verts.max[i].abs()) + T::ONE)
+                * T::EPSILON
+                * T::lit(64.0);
+            from_verts.min[i] = (from_verts.min[i] - m).max_of(from_aabb.min[i]);
+            from_verts.max[i] = (from_verts.max[i] + m).min_of(from_aabb.max[i]);
+        }
+        from_verts
+    }
+
+    fn center(&self) -> Point3<T> {
+        self.axis_aligned().center()
+    }
+
+    /// Exact, from the polytope's vertices and their convex hull (costly:
+    /// O(N³) plane triples).
+    fn volume(&self) -> T {
+        crate::kdop_vertices::volume_and_area(self).0
+    }
+
+    /// Exact, like [`BoundingVolume::volume`].
+    fn surface_area(&self) -> T {
+        crate::kdop_vertices::volume_and_area(self).1
+    }
+
+    fn distance_lower_bound(&self, other: &Self) -> Option<T> {
+        Some(self.separation_lower_bound(other))
+    }
+
+    fn aabb(&self) -> Aabb<T> {
+        self.axis_aligned()
+    }
+
+    fn bounding_obb(&self) -> Obb<T> {
+        self.axis_aligned().bounding_obb()
+    }
+}

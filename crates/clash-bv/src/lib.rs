@@ -4,16 +4,43 @@
 //! (14-, 18- and 26-DOPs) and [`Rss`], with fitting from points and
 //! triangles, merging, overlap tests and rigid transforms, all behind the
 //! [`BoundingVolume`] trait that clash-bvh's trees are generic over.
+//!
+//! Every fit validates its input first: an empty set is
+//! [`FitError::Empty`], a NaN or infinite coordinate is
+//! [`FitError::NonFinite`]; degenerate input (one point, collinear or
+//! coplanar points, degenerate triangles) gives a valid, finite volume.
+//!
+//! ```
+//! use clash_bv::{BoundingVolume, Obb, Sphere};
+//! use clash_math::Point3;
+//! let pts = [Point3::new(0.0_f64, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), Point3::new(1.0, 1.0, 0.0)];
+//! let s = Sphere::welzl(&pts).unwrap();
+//! assert!((s.radius - 1.0).abs() < 1e-12);
+//! let b = Obb::fit_tight(&pts).unwrap();
+//! assert!(pts.iter().all(|p| b.contains_point(p)));
+//! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod aabb;
 mod bounding_volume;
 mod capsule;
+mod capsule_fit;
+mod check;
 mod error;
 mod kdop;
+mod kdop_vertices;
+mod min_area_rect;
 mod obb;
+mod obb_fit;
+mod obb_obb;
+mod obb_tight;
 mod rss;
+mod rss_fit;
+mod rss_rss;
+mod segment_segment;
 mod sphere;
+mod sphere_fit;
 
 pub use aabb::Aabb;
 pub use bounding_volume::BoundingVolume;

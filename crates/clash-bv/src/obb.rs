@@ -1,4 +1,8 @@
-use clash_math::{Matrix3, Point3, Scalar, Vector3};
+//! Oriented bounding boxes, RTCD §4.4. The overlap test is in
+//! [`crate::obb_obb`], the fits in [`crate::obb_fit`] and [`crate::obb_tight`].
+use crate::check::triangle_corners;
+use crate::{Aabb, BoundingVolume, FitError};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Oriented bounding box, RTCD §4.4: the points `center + axes * u` with
@@ -12,4 +16,165 @@ pub struct Obb<T: Scalar> {
     pub axes: Matrix3<T>,
     /// Non-negative half-widths along each local axis.
     pub half_extents: Vector3<T>,
+}
+
+impl<T: Scalar> Obb<T> {
+    /// The smallest box with the given axes (orthonormal columns) containing
+    /// the points: extents from the points' projections on each axis (RTCD §4.4.3).
+    /// `points` must be non-empty and finite.
+    pub fn from_axes_and_points(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {
+        let origin = points[0];
+        let mut lo = Vector3::repeat(T::INFINITY);
+        let mut hi = Vector3::repeat(T::NEG_INFINITY);
+        for p in points {
+            let u = axes.tr_mul(&(p - origin));
+            for k in 0..3 {
+                lo[k] = lo[k].min_of(u[k]);
+                hi[k] = hi[k].max_of(u[k]);
+            }
+        }
+        let mid = (lo + hi) * T::HALF;
+        let half = (hi - lo) * T::HALF;
+        // Pad by the rounding of the projections (relative to the distances
+        // involved) so that every input point tests inside.
+        let span = lo.abs().max().max_of(hi.abs().max());
+        let pad = span * T::EPSILON * T::lit(4.0);
+        Self {
+            center: origin + axes * mid,
+            axes: *axes,
+            half_extents: half.add_scalar(pad),
+        }
+    }
+
+    /// The eight corners.
+    pub fn corners(&self) -> [Point3<T>; 8] {
+        core::array::from_fn(|i| {
+            let s = Vector3::new(
+                if i & 1 == 0 {
+                    -self.half_extents.x
+                } else {
+                    self.half_extents.x
+                },
+                if i & 2 == 0 {
+                    -self.half_extents.y
+                } else {
+                    self.half_extents.y
+                },
+                if i & 4 == 0 {
+                    -self.half_extents.z
+                } else {
+                    self.half_extents.z
+                },
+            );
+            self.center + self.axes * s
+        })
+    }
+
+    /// The point of the box closest to `p` (RTCD §5.1.4).
+    pub fn closest_point(&self, p: &Point3<T>) -> Point3<T> {
+        let u = self.axes.tr_mul(&(p - self.center));
+        let c = Vector3::from_fn(|k, _| {
+            u[k].max_of(-self.half_extents[k])
+                .min_of(self.half_extents[k])
+        });
+        self.center + self.axes * c
+    }
+}
+
+impl<T: Scalar> BoundingVolume<T> for Obb<T> {
+    const NAME: &'static str = "obb";
+
+    /// PCA of the points ([`Obb::fit_pca_points`]).
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_points(points)
+    }
+
+    /// Continuous PCA of the triangles ([`Obb::fit_pca_triangles`], Eberly §6.1.3).
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_triangles(triangles)
+    }
+
+    /// Volume-minimising refinement ([`Obb::fit_tight`]).
+    fn fit_triangles_tight(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_tight(&triangle_corners(triangles)?)
+    }
+
+    /// Smallest of three candidate boxes containing both: in the axes of
+    /// `self`, of `other`, and of their corners' principal axes (RTCD §6.5.3).
+    fn merge(&self, other: &Self) -> Self {
+        let mut pts = [Point3::origin(); 16];
+        pts[..8].copy_from_slice(&self.corners());
+        pts[8..].copy_from_slice(&other.corners());
+        let mut best = Self::from_axes_and_points(&self.axes, &pts);
+        let mut candidates = vec![other.axes];
+        if let Ok(pca) = Self::fit_pca_points(&pts) {
+            candidates.push(pca.axes);
+        }
+        for axes in candidates {
+            let b = Self::from_axes_and_points(&axes, &pts);
+            if b.volume() < best.volume() {
+                best = b;
+            }
+        }
+        best
+    }
+
+    fn contains_point(&self, p: &Point3<T>) -> bool {
+        let u = self.axes.tr_mul(&(p - self.center));
+        (0..3).all(|k| u[k].abs() <= self.half_extents[k])
+    }
+
+    fn overlaps(&self, other: &Self) -> bool {
+        self.overlaps_obb(other)
+    }
+
+    /// Relative-frame separating-axis test without building the moved box (RTCD §4.4.1).
+    fn overlaps_transformed(&self, other: &Self, other_to_self: &Isometry3<T>) -> bool {
+        let r = other_to_self.rotation.to_rotation_matrix();
+        let rot = self.axes.transpose() * r.matrix() * other.axes;
+        let t = self
+            .axes
+            .tr_mul(&((other_to_self * other.center) - self.center));
+        crate::obb_obb::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t)
+    }
+
+    fn transformed(&self, iso: &Isometry3<T>) -> Self {
+        let r = iso.rotation.to_rotation_matrix();
+        Self {
+            center: iso * self.center,
+            axes: r.matrix() * self.axes,
+            half_extents: self.half_extents,
+        }
+    }
+
+    fn center(&self) -> Point3<T> {
+        self.center
+    }
+
+    fn volume(&self) -> T {
+        let h = self.half_extents;
+        T::lit(8.0) * h.x * h.y * h.z
+    }
+
+    fn surface_area(&self) -> T {
+        let h = self.half_extents;
+        T::lit(8.0) * (h.x * h.y + h.y * h.z + h.z * h.x)
+    }
+
+    /// The largest separation over the 15 SAT axes (each a valid lower bound,
+    /// since projecting onto a unit axis never increases distances).
+    fn distance_lower_bound(&self, other: &Self) -> Option<T> {
+        Some(self.separation_lower_bound(other))
+    }
+
+    /// RTCD §4.2.6 applied to the box's own frame: half-widths `|A| h`.
+    fn aabb(&self) -> Aabb<T> {
+        let e = self.axes.abs() * self.half_extents;
+        let pad = (self.center.coords.abs() + e) * (T::EPSILON * T::lit(4.0));
+        Aabb::from_center_half_extents(self.center, e + pad)
+    }
+
+    fn bounding_obb(&self) -> Obb<T> {
+        *self
+    }
 }

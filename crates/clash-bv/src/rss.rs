@@ -1,4 +1,8 @@
-use clash_math::{Matrix3, Point3, Scalar};
+//! Rectangle-swept spheres (lozenges), RTCD §4.5.2; the distance test is in
+//! [`crate::rss_rss`], the fit in [`crate::rss_fit`].
+use crate::check::triangle_corners;
+use crate::{Aabb, BoundingVolume, FitError, Obb};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Rectangle-swept sphere (lozenge), RTCD §4.5.2: points within `radius` of the
@@ -15,4 +19,168 @@ pub struct Rss<T: Scalar> {
     pub half_lengths: [T; 2],
     /// Sweep radius (non-negative).
     pub radius: T,
+}
+
+impl<T: Scalar> Rss<T> {
+    /// The four rectangle corners, in order around the rectangle.
+    pub fn rectangle_corners(&self) -> [Point3<T>; 4] {
+        let u = self.axes.column(0) * self.half_lengths[0];
+        let v = self.axes.column(1) * self.half_lengths[1];
+        [
+            self.center - u - v,
+            self.center + u - v,
+            self.center + u + v,
+            self.center - u + v,
+        ]
+    }
+
+    /// The point of the rectangle closest to `p` (RTCD §5.1.4 in two dimensions).
+    pub fn closest_rectangle_point(&self, p: &Point3<T>) -> Point3<T> {
+        let d = p - self.center;
+        let mut q = self.center;
+        for k in 0..2 {
+            let axis = self.axes.column(k);
+            let x = d
+                .dot(&axis)
+                .max_of(-self.half_lengths[k])
+                .min_of(self.half_lengths[k]);
+            q += axis * x;
+        }
+        q
+    }
+
+    /// Distance from `p` to the rectangle.
+    pub fn rectangle_distance(&self, p: &Point3<T>) -> T {
+        (p - self.closest_rectangle_point(p)).norm()
+    }
+}
+
+impl<T: Scalar> BoundingVolume<T> for Rss<T> {
+    const NAME: &'static str = "rss";
+
+    /// [`Rss::fit_pca`].
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::fit_pca(points)
+    }
+
+    /// [`Rss::fit_pca_triangles`].
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_triangles(triangles)
+    }
+
+    /// A rectangle over the principal axes of both rectangles' corners, its
+    /// radius the largest corner distance plus that volume's radius (distance
+    /// to a rectangle is convex, so corners bound each input rectangle).
+    fn merge(&self, other: &Self) -> Self {
+        let mut corners = [Point3::origin(); 8];
+        corners[..4].copy_from_slice(&self.rectangle_corners());
+        corners[4..].copy_from_slice(&other.rectangle_corners());
+        let axes = clash_math::covariance_of_points(&corners)
+            .map(|c| crate::obb_fit::principal_axes(&c.matrix))
+            .unwrap_or(self.axes);
+        let mut m = Self::rectangle_over(&axes, &corners);
+        let need = |s: &Self, m: &Self| {
+            s.rectangle_corners()
+                .iter()
+                .fold(T::ZERO, |acc, c| acc.max_of(m.rectangle_distance(c)))
+                + s.radius
+        };
+        m.radius = need(self, &m).max_of(need(other, &m)) * (T::ONE + T::EPSILON * T::lit(4.0));
+        m
+    }
+
+    fn contains_point(&self, p: &Point3<T>) -> bool {
+        self.rectangle_distance(p) <= self.radius
+    }
+
+    /// Rectangle/rectangle distance against the radius sum (RTCD §4.5.2).
+    fn overlaps(&self, other: &Self) -> bool {
+        self.distance(other) <= T::ZERO
+    }
+
+    fn transformed(&self, iso: &Isometry3<T>) -> Self {
+        let r = iso.rotation.to_rotation_matrix();
+        Self {
+            center: iso * self.center,
+            axes: r.matrix() * self.axes,
+            half_lengths: self.half_lengths,
+            radius: self.radius,
+        }
+    }
+
+    fn center(&self) -> Point3<T> {
+        self.center
+    }
+
+    /// Steiner's formula for a rectangle `a × b` swept by radius `r`:
+    /// `2abr + π r² (a + b) + 4/3 π r³`.
+    fn volume(&self) -> T {
+        let (a, b, r) = (
+            self.half_lengths[0] * T::TWO,
+            self.half_lengths[1] * T::TWO,
+            self.radius,
+        );
+        T::TWO * a * b * r + T::pi() * r * r * (a + b) + T::lit(4.0 / 3.0) * T::pi() * r * r * r
+    }
+
+    /// `2ab + 2π r (a + b) + 4π r²`.
+    fn surface_area(&self) -> T {
+        let (a, b, r) = (
+            self.half_lengths[0] * T::TWO,
+            self.half_lengths[1] * T::TWO,
+            self.radius,
+        );
+        T::TWO * a * b + T::TWO * T::pi() * r * (a + b) + T::lit(4.0) * T::pi() * r * r
+    }
+
+    fn distance_lower_bound(&self, other: &Self) -> Option<T> {
+        Some(self.distance(other))
+    }
+
+    fn aabb(&self) -> Aabb<T> {
+        let e = self.axes.column(0).abs() * self.half_lengths[0]
+            + self.axes.column(1).abs() * self.half_lengths[1];
+        let e = e.add_scalar(self.radius);
+        let pad = (self.center.coords.abs() + e) * (T::EPSILON * T::lit(4.0));
+        Aabb::from_center_half_extents(self.center, e + pad)
+    }
+
+    fn bounding_obb(&self) -> Obb<T> {
+        let r = self.radius;
+        let h = Vector3::new(self.half_lengths[0] + r, self.half_lengths[1] + r, r);
+        let pad = (self.center.coords.abs().max() + h.max()) * T::EPSILON * T::lit(4.0);
+        Obb {
+            center: self.center,
+            axes: self.axes,
+            half_extents: h.add_scalar(pad),
+        }
+    }
+}
+
+impl<T: Scalar> Rss<T> {
+    /// Fits from the triangles' corners along the principal axes of the
+    /// triangles as a continuous distribution (Eberly §6.1.3).
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        let corners = triangle_corners(triangles)?;
+        let cov = clash_math::covariance_of_triangles(triangles)?;
+        Ok(Self::fit_along(
+            &crate::obb_fit::principal_axes(&cov.matrix),
+            &corners,
+        ))
+    }
+
+    /// Radius-free rectangle in the plane of `axes` (columns 0, 1) spanning
+    /// the points' projections, placed at the middle of their normal range.
+    pub(crate) fn rectangle_over(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {
+        let b = Obb::from_axes_and_points(axes, points);
+        Self {
+            center: b.center,
+            axes: *axes,
+            half_lengths: [b.half_extents[0], b.half_extents[1]],
+            radius: T::ZERO,
+        }
+    }
 }

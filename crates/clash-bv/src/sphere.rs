@@ -1,4 +1,7 @@
-use clash_math::{Point3, Scalar};
+//! Bounding spheres, RTCD §4.3; fits live in [`crate::sphere_fit`].
+use crate::check::triangle_corners;
+use crate::{Aabb, BoundingVolume, FitError, Obb};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Closed ball of `radius` about `center`, RTCD §4.3.
@@ -9,4 +12,110 @@ pub struct Sphere<T: Scalar> {
     pub center: Point3<T>,
     /// Radius (non-negative).
     pub radius: T,
+}
+
+impl<T: Scalar> Sphere<T> {
+    /// The ball of `radius` about `center`.
+    pub fn new(center: Point3<T>, radius: T) -> Self {
+        Self { center, radius }
+    }
+
+    /// Enlarges the sphere just enough to contain `p`, moving the centre
+    /// towards `p` (RTCD §4.3.2, the update step of Ritter's method).
+    pub fn grow(&mut self, p: &Point3<T>) {
+        let d = p - self.center;
+        let dist2 = d.norm_squared();
+        if dist2 > self.radius * self.radius {
+            let dist = dist2.sqrt();
+            let new_r = (self.radius + dist) * T::HALF;
+            let k = (new_r - self.radius) / dist;
+            self.center += d * k;
+            // Rounding in the centre update must not lose `p` or the old ball.
+            self.radius = new_r.max_of((p - self.center).norm());
+        }
+    }
+
+    /// Exact distance between the two balls (0 when they touch or overlap).
+    pub fn distance(&self, other: &Self) -> T {
+        ((other.center - self.center).norm() - self.radius - other.radius).max_of(T::ZERO)
+    }
+}
+
+impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
+    const NAME: &'static str = "sphere";
+
+    /// The minimum sphere ([`Sphere::welzl`], RTCD §4.3.5).
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::welzl(points)
+    }
+
+    /// The minimum sphere of the corners (a ball is convex, so it contains the
+    /// triangles exactly when it contains their corners).
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::welzl(&triangle_corners(triangles)?)
+    }
+
+    /// The smallest sphere containing both spheres, RTCD §6.5.2.
+    fn merge(&self, other: &Self) -> Self {
+        let d = other.center - self.center;
+        let dist = d.norm();
+        if dist + other.radius <= self.radius {
+            return *self;
+        }
+        if dist + self.radius <= other.radius {
+            return *other;
+        }
+        let r = (dist + self.radius + other.radius) * T::HALF;
+        let center = self.center + d * ((r - self.radius) / dist);
+        // Guard the enclosure against rounding in the centre.
+        let r = r
+            .max_of((center - self.center).norm() + self.radius)
+            .max_of((center - other.center).norm() + other.radius);
+        Self { center, radius: r }
+    }
+
+    fn contains_point(&self, p: &Point3<T>) -> bool {
+        (p - self.center).norm_squared() <= self.radius * self.radius
+    }
+
+    /// RTCD §4.3.1: squared centre distance against the squared radius sum.
+    fn overlaps(&self, other: &Self) -> bool {
+        let r = self.radius + other.radius;
+        (other.center - self.center).norm_squared() <= r * r
+    }
+
+    fn transformed(&self, iso: &Isometry3<T>) -> Self {
+        Self {
+            center: iso * self.center,
+            radius: self.radius,
+        }
+    }
+
+    fn center(&self) -> Point3<T> {
+        self.center
+    }
+
+    fn volume(&self) -> T {
+        T::lit(4.0 / 3.0) * T::pi() * self.radius * self.radius * self.radius
+    }
+
+    fn surface_area(&self) -> T {
+        T::lit(4.0) * T::pi() * self.radius * self.radius
+    }
+
+    fn distance_lower_bound(&self, other: &Self) -> Option<T> {
+        Some(self.distance(other))
+    }
+
+    fn aabb(&self) -> Aabb<T> {
+        Aabb::from_center_half_extents(self.center, Vector3::repeat(self.radius))
+    }
+
+    fn bounding_obb(&self) -> Obb<T> {
+        Obb {
+            center: self.center,
+            axes: Matrix3::identity(),
+            half_extents: Vector3::repeat(self.radius),
+        }
+    }
 }

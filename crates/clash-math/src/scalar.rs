@@ -48,8 +48,8 @@ pub trait Scalar:
 
     /// Converts an `f64` literal (rounding to nearest for `f32`).
     fn lit(x: f64) -> Self;
-    /// Converts an `f32` value exactly.
-    fn from_f32(x: f32) -> Self;
+    /// Converts an `f32` value exactly (named apart from `num_traits::FromPrimitive::from_f32`, which nalgebra brings into scope).
+    fn from_f32_exact(x: f32) -> Self;
     /// Converts to `f64`; exact for both `f32` and `f64`.
     fn to_f64(self) -> f64;
     /// Converts to `f32`, rounding to nearest.
@@ -83,7 +83,7 @@ macro_rules! impl_scalar {
                 x as $t
             }
             #[inline(always)]
-            fn from_f32(x: f32) -> Self {
+            fn from_f32_exact(x: f32) -> Self {
                 x as $t
             }
             #[inline(always)]

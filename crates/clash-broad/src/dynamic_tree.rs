@@ -1,0 +1,398 @@
+//! The dynamic AABB tree: a binary bounding volume hierarchy over fat boxes
+//! that supports insertion, removal and cheap updates of moving objects
+//! (RTCD §6.2.3 incremental construction, §6.5.1 merging; the design family
+//! of Bullet's dbvt and Box2D's dynamic tree).
+//!
+//! Nodes live in one flat array with a free list; leaves point at the object
+//! slots of [`ProxyHandle`]s and slots point back at their leaf, so handles
+//! survive every restructuring. The algorithms over the tree live beside it:
+//! `tree_insert` (best-sibling search and rotations), `tree_build` (parallel
+//! binned SAH build), `tree_pairs`, `tree_queries` and `tree_validate`.
+use crate::aabb_ops::{check_aabb, check_vector, contains, fatten, union};
+use crate::slots::{NULL, Slots};
+use crate::{BroadPhaseError, ProxyHandle};
+use clash_bv::Aabb;
+use clash_math::{Point3, Scalar, Vector3};
+
+/// Height value marking a node on the free list.
+pub(crate) const FREE: u32 = u32::MAX;
+
+/// One node of the tree. A leaf has `child == [NULL, NULL]` and `proxy` set;
+/// an internal node has two children and `proxy == NULL`. A free node has
+/// `height == FREE` and its `parent` is the next free node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node<T: Scalar> {
+    /// Fat box for a leaf, union of the children for an internal node.
+    pub(crate) aabb: Aabb<T>,
+    pub(crate) parent: u32,
+    pub(crate) child: [u32; 2],
+    /// 0 for a leaf, 1 + the larger child height otherwise.
+    pub(crate) height: u32,
+    pub(crate) proxy: u32,
+}
+
+impl<T: Scalar> Node<T> {
+    #[inline]
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.child[0] == NULL
+    }
+    pub(crate) fn empty() -> Self {
+        let o = Point3::origin();
+        Self { aabb: Aabb { min: o, max: o }, parent: NULL, child: [NULL, NULL], height: FREE, proxy: NULL }
+    }
+}
+
+/// Dynamic AABB tree broad phase (RTCD §6.2.3, §6.5.1).
+///
+/// Each object is stored in a leaf under a *fat* box: its tight box enlarged
+/// by [`margin`](Self::margin) on every side and stretched by
+/// `prediction * displacement` along its motion. An [`update`](Self::update)
+/// whose new box stays inside the fat box costs one containment test; one
+/// that leaves it removes the leaf and re-inserts it (O(log n), no
+/// allocation, same handle). Insertion picks the sibling that minimises the
+/// surface-area (SAH) cost by branch-and-bound (RTCD §6.2.3.1), and
+/// refitting on the way up applies tree rotations that shrink surface area.
+/// Queries and pairs are exact on the tight boxes.
+///
+/// ```
+/// use clash_broad::{BroadPhase, DynamicTree, PairTracker};
+/// use clash_bv::Aabb;
+/// use clash_math::{Point3, Vector3};
+///
+/// let cube = |x: f64| Aabb { min: Point3::new(x, 0.0, 0.0), max: Point3::new(x + 1.0, 1.0, 1.0) };
+/// let mut tree = DynamicTree::new(0.1).unwrap();
+/// let a = tree.insert(cube(0.0), "a").unwrap();
+/// let b = tree.insert(cube(0.5), "b").unwrap();
+/// let c = tree.insert(cube(5.0), "c").unwrap();
+///
+/// let mut tracker = PairTracker::new();
+/// tracker.step(&mut tree);
+/// assert_eq!(tracker.pairs().len(), 1); // a and b
+/// assert_eq!(tracker.started().len(), 1);
+///
+/// // c moves onto b: one pair starts; a small move of a changes nothing.
+/// tree.update(c, cube(1.2), Vector3::new(-3.8, 0.0, 0.0)).unwrap();
+/// tree.update(a, cube(0.01), Vector3::zeros()).unwrap();
+/// tracker.step(&mut tree);
+/// assert_eq!(tracker.started().len(), 1);
+/// assert_eq!((tracker.started()[0].a, tracker.started()[0].b), (b, c));
+/// assert!(tracker.stopped().is_empty());
+///
+/// tree.validate().unwrap();
+/// assert_eq!(tree.remove(a).unwrap(), "a");
+/// assert!(tree.remove(a).is_err()); // stale handle: a typed error, not a panic
+/// ```
+#[derive(Clone, Debug)]
+pub struct DynamicTree<T: Scalar, U = ()> {
+    pub(crate) nodes: Vec<Node<T>>,
+    pub(crate) root: u32,
+    pub(crate) free_node: u32,
+    pub(crate) node_count: usize,
+    pub(crate) slots: Slots<T, U>,
+    margin: T,
+    prediction: T,
+    /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
+    pub(crate) search: Vec<(T, u32)>,
+    /// Scratch of the pair traversal.
+    pub(crate) pair_stack: Vec<(u32, u32)>,
+}
+
+impl<T: Scalar, U> DynamicTree<T, U> {
+    /// An empty tree whose fat boxes are enlarged by `margin` on every side,
+    /// with the default motion prediction factor 2.
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::InvalidParameter`] for a negative or non-finite margin.
+    pub fn new(margin: T) -> Result<Self, BroadPhaseError> {
+        Self::with_prediction(margin, T::TWO)
+    }
+
+    /// An empty tree with the given margin and motion prediction factor: a
+    /// fat box is stretched by `prediction * displacement` along the motion
+    /// passed to [`update`](Self::update).
+    ///
+    /// # Errors
+    /// [`BroadPhaseError::InvalidParameter`] for a negative or non-finite parameter.
+    pub fn with_prediction(margin: T, prediction: T) -> Result<Self, BroadPhaseError> {
+        if !(margin.finite() && margin >= T::ZERO) {
+            return Err(BroadPhaseError::InvalidParameter { what: "margin" });
+        }
+        if !(prediction.finite() && prediction >= T::ZERO) {
+            return Err(BroadPhaseError::InvalidParameter { what: "prediction" });
+        }
+        Ok(Self {
+            nodes: Vec::new(),
+            root: NULL,
+            free_node: NULL,
+            node_count: 0,
+            slots: Slots::default(),
+            margin,
+            prediction,
+            search: Vec::new(),
+            pair_stack: Vec::new(),
+        })
+    }
+
+    /// The fattening margin.
+    pub fn margin(&self) -> T {
+        self.margin
+    }
+
+    /// The motion prediction factor.
+    pub fn prediction(&self) -> T {
+        self.prediction
+    }
+
+    /// Number of objects.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// `true` when the tree holds no object.
+    pub fn is_empty(&self) -> bool {
+        self.slots.len() == 0
+    }
+
+    /// Height of the tree: 0 for a single leaf, 0 also when empty.
+    pub fn height(&self) -> u32 {
+        if self.root == NULL { 0 } else { self.nodes[self.root as usize].height }
+    }
+
+    /// The fat box under which the object is stored (contains its tight box).
+    ///
+    /// # Errors
+    /// Unknown or stale handle.
+    pub fn fat_aabb(&self, handle: ProxyHandle) -> Result<&Aabb<T>, BroadPhaseError> {
+        let i = self.slots.resolve(handle)?;
+        Ok(&self.nodes[self.slots.link[i] as usize].aabb)
+    }
+
+    /// The object's tight box.
+    ///
+    /// # Errors
+    /// Unknown or stale handle.
+    pub fn aabb(&self, handle: ProxyHandle) -> Result<&Aabb<T>, BroadPhaseError> {
+        let i = self.slots.resolve(handle)?;
+        Ok(&self.slots.aabb[i])
+    }
+
+    /// The object's user data.
+    ///
+    /// # Errors
+    /// Unknown or stale handle.
+    pub fn data(&self, handle: ProxyHandle) -> Result<&U, BroadPhaseError> {
+        let i = self.slots.resolve(handle)?;
+        Ok(self.slots.data[i].as_ref().expect("resolved slots are live"))
+    }
+
+    /// The object's user data, mutably.
+    ///
+    /// # Errors
+    /// Unknown or stale handle.
+    pub fn data_mut(&mut self, handle: ProxyHandle) -> Result<&mut U, BroadPhaseError> {
+        let i = self.slots.resolve(handle)?;
+        Ok(self.slots.data[i].as_mut().expect("resolved slots are live"))
+    }
+
+    /// Handles of all objects, in slot order.
+    pub fn handles(&self) -> impl Iterator<Item = ProxyHandle> + '_ {
+        (0..self.slots.capacity() as u32).filter(|&i| self.slots.is_live(i as usize)).map(|i| self.slots.handle(i))
+    }
+
+    /// Adds an object with tight box `aabb`; O(log n) expected.
+    ///
+    /// # Errors
+    /// Non-finite or inverted box; capacity exceeded.
+    pub fn insert(&mut self, aabb: Aabb<T>, data: U) -> Result<ProxyHandle, BroadPhaseError> {
+        check_aabb(&aabb)?;
+        if self.slots.len() >= (NULL / 2 - 2) as usize {
+            return Err(BroadPhaseError::CapacityExceeded);
+        }
+        let leaf = self.alloc_node()?;
+        let slot = match self.slots.insert(aabb, data, leaf) {
+            Ok(s) => s,
+            Err(e) => {
+                self.free_node_at(leaf);
+                return Err(e);
+            }
+        };
+        let fat = fatten(&aabb, self.margin, &Vector3::zeros(), self.prediction);
+        self.nodes[leaf as usize] = Node { aabb: fat, parent: NULL, child: [NULL, NULL], height: 0, proxy: slot };
+        self.insert_leaf(leaf);
+        Ok(self.slots.handle(slot))
+    }
+
+    /// Removes an object and returns its data.
+    ///
+    /// # Errors
+    /// Unknown or stale handle.
+    pub fn remove(&mut self, handle: ProxyHandle) -> Result<U, BroadPhaseError> {
+        let i = self.slots.resolve(handle)?;
+        let leaf = self.slots.link[i];
+        self.remove_leaf(leaf);
+        self.free_node_at(leaf);
+        Ok(self.slots.remove(i))
+    }
+
+    /// Moves an object to tight box `aabb` with expected motion `displacement`.
+    ///
+    /// When the new box still lies in the fat box, and the fat box is not
+    /// much larger than the new fat box would be (so that it shrinks again
+    /// after fast motion stops), only the tight box is stored and `false` is
+    /// returned. Otherwise the leaf is re-inserted under a new fat box and
+    /// `true` is returned. The handle is unchanged either way.
+    ///
+    /// # Errors
+    /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
+    pub fn update(&mut self, handle: ProxyHandle, aabb: Aabb<T>, displacement: Vector3<T>) -> Result<bool, BroadPhaseError> {
+        let i = self.slots.resolve(handle)?;
+        check_aabb(&aabb)?;
+        check_vector(&displacement, "displacement")?;
+        let fat = fatten(&aabb, self.margin, &displacement, self.prediction);
+        for k in 0..3 {
+            if !fat.min[k].finite() || !fat.max[k].finite() {
+                return Err(BroadPhaseError::NonFinite { what: "displacement" });
+            }
+        }
+        self.slots.aabb[i] = aabb;
+        let leaf = self.slots.link[i];
+        let old = self.nodes[leaf as usize].aabb;
+        if contains(&old, &aabb) {
+            // Still inside; keep the fat box unless it is far too large.
+            let slack = self.margin * T::lit(4.0);
+            let s = Vector3::new(slack, slack, slack);
+            let huge = Aabb { min: fat.min - s, max: fat.max + s };
+            if contains(&huge, &old) {
+                return Ok(false);
+            }
+        }
+        self.remove_leaf(leaf);
+        self.nodes[leaf as usize].aabb = fat;
+        self.insert_leaf(leaf);
+        Ok(true)
+    }
+
+    /// Adds many objects at once and rebuilds the whole tree top-down with
+    /// the binned SAH in parallel ([`rebuild`](Self::rebuild)). All boxes are
+    /// checked first: on error nothing is inserted.
+    ///
+    /// # Errors
+    /// The first non-finite or inverted box; capacity exceeded.
+    pub fn insert_bulk(&mut self, items: impl IntoIterator<Item = (Aabb<T>, U)>) -> Result<Vec<ProxyHandle>, BroadPhaseError> {
+        let items: Vec<(Aabb<T>, U)> = items.into_iter().collect();
+        for (b, _) in &items {
+            check_aabb(b)?;
+        }
+        if self.slots.capacity().saturating_add(items.len()) >= (NULL as usize) / 2 - 1 {
+            return Err(BroadPhaseError::CapacityExceeded);
+        }
+        let mut handles = Vec::with_capacity(items.len());
+        for (aabb, data) in items {
+            let leaf = self.alloc_node()?;
+            let slot = self.slots.insert(aabb, data, leaf)?;
+            let fat = fatten(&aabb, self.margin, &Vector3::zeros(), self.prediction);
+            // Unlinked leaf: the rebuild below links every leaf.
+            self.nodes[leaf as usize] = Node { aabb: fat, parent: NULL, child: [NULL, NULL], height: 0, proxy: slot };
+            handles.push(self.slots.handle(slot));
+        }
+        self.rebuild();
+        Ok(handles)
+    }
+
+    /// Takes a node from the free list (or grows the array).
+    pub(crate) fn alloc_node(&mut self) -> Result<u32, BroadPhaseError> {
+        self.node_count += 1;
+        if self.free_node != NULL {
+            let n = self.free_node;
+            self.free_node = self.nodes[n as usize].parent;
+            self.nodes[n as usize] = Node::empty();
+            self.nodes[n as usize].height = 0;
+            return Ok(n);
+        }
+        let n = self.nodes.len();
+        if n >= (NULL - 1) as usize {
+            self.node_count -= 1;
+            return Err(BroadPhaseError::CapacityExceeded);
+        }
+        let mut node = Node::empty();
+        node.height = 0;
+        self.nodes.push(node);
+        Ok(n as u32)
+    }
+
+    /// Returns a node to the free list.
+    pub(crate) fn free_node_at(&mut self, n: u32) {
+        let node = &mut self.nodes[n as usize];
+        *node = Node::empty();
+        node.parent = self.free_node;
+        self.free_node = n;
+        self.node_count -= 1;
+    }
+
+    /// Refits the boxes and heights from `n` up to the root, rotating at
+    /// each node where that reduces surface area.
+    pub(crate) fn refit_upward(&mut self, mut n: u32) {
+        while n != NULL {
+            let [a, b] = self.nodes[n as usize].child;
+            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            let aabb = union(&na.aabb, &nb.aabb);
+            self.nodes[n as usize].aabb = aabb;
+            self.rotate(n);
+            let [a, b] = self.nodes[n as usize].child;
+            self.nodes[n as usize].height = 1 + self.nodes[a as usize].height.max(self.nodes[b as usize].height);
+            n = self.nodes[n as usize].parent;
+        }
+    }
+
+    /// Unlinks a leaf from the tree (the leaf node itself stays allocated);
+    /// its parent is freed and its sibling takes the parent's place.
+    pub(crate) fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = self.nodes[parent as usize].parent;
+        let [c0, c1] = self.nodes[parent as usize].child;
+        let sibling = if c0 == leaf { c1 } else { c0 };
+        self.nodes[sibling as usize].parent = grand;
+        if grand == NULL {
+            self.root = sibling;
+        } else {
+            let g = &mut self.nodes[grand as usize];
+            let k = usize::from(g.child[1] == parent);
+            g.child[k] = sibling;
+        }
+        self.free_node_at(parent);
+        self.nodes[leaf as usize].parent = NULL;
+        self.refit_upward(grand);
+    }
+
+    /// Links an unlinked leaf (its fat box set) into the tree next to the
+    /// best sibling, then refits and rotates up to the root.
+    pub(crate) fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let sibling = self.best_sibling(&leaf_box);
+        let old_parent = self.nodes[sibling as usize].parent;
+        // alloc cannot fail here: the node count is bounded by twice the slot count.
+        let new_parent = self.alloc_node().expect("node capacity is twice the slot capacity");
+        let s = &self.nodes[sibling as usize];
+        self.nodes[new_parent as usize] =
+            Node { aabb: union(&leaf_box, &s.aabb), parent: old_parent, child: [sibling, leaf], height: s.height + 1, proxy: NULL };
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        if old_parent == NULL {
+            self.root = new_parent;
+        } else {
+            let p = &mut self.nodes[old_parent as usize];
+            let k = usize::from(p.child[1] == sibling);
+            p.child[k] = new_parent;
+        }
+        self.refit_upward(old_parent);
+    }
+}

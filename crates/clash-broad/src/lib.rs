@@ -1,0 +1,40 @@
+//! # clash-broad
+//!
+//! The broad phase of clash: which of many objects may touch, so that only
+//! those pairs go on to the narrow phase. Generic over `f32` and `f64`.
+//!
+//! - [`DynamicTree`]: a dynamic AABB tree over fat boxes (RTCD §6.2.3
+//!   incremental insertion by surface-area cost, tree rotations, §6.5.1),
+//!   with a parallel binned-SAH bulk build and full [`rebuild`](DynamicTree::rebuild).
+//! - [`SortAndSweep`]: sort and sweep over an array (RTCD §7.5.2), the baseline.
+//! - [`BroadPhase`]: the trait both implement. Objects are identified by a
+//!   generational [`ProxyHandle`]; a stale handle gives a [`BroadPhaseError`].
+//! - [`PairTracker`]: the pairs that started and stopped overlapping each step.
+//!
+//! A collision world holds one handle per object, calls
+//! [`update`](BroadPhase::update) for the objects that moved, then
+//! [`PairTracker::step`] for the candidate pairs; see [`DynamicTree`] for an example.
+#![deny(missing_docs)]
+
+mod aabb_ops;
+mod broad_phase;
+mod dynamic_tree;
+mod error;
+mod handle;
+mod node_stack;
+mod pair_tracker;
+mod slots;
+mod sort_and_sweep;
+mod tree_broad_phase;
+mod tree_build;
+mod tree_insert;
+mod tree_pairs;
+mod tree_queries;
+mod tree_validate;
+
+pub use broad_phase::{BroadPhase, RayHit};
+pub use dynamic_tree::DynamicTree;
+pub use error::BroadPhaseError;
+pub use handle::{ProxyHandle, ProxyPair};
+pub use pair_tracker::PairTracker;
+pub use sort_and_sweep::SortAndSweep;

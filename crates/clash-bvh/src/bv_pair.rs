@@ -1,0 +1,49 @@
+//! [`BvPair`]: overlap tests between volumes of two trees, of the same type
+//! or of different types (FCL and coal pair only trees of one type).
+
+use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop, Obb, Rss, Sphere};
+use clash_math::{Isometry3, Scalar};
+
+/// Overlap of a volume of one tree with a volume of another tree whose frame
+/// is placed by `other_to_self`. Conservative: `false` only when the volumes
+/// are certainly disjoint.
+///
+/// Volumes of the same type use that type's own test
+/// ([`BoundingVolume::overlaps_transformed`]); mixed pairs compare the two
+/// volumes' bounding OBBs with the separating-axis test.
+pub trait BvPair<T: Scalar, Other>: BoundingVolume<T> {
+    /// `false` only when `self` and `other` (moved by `other_to_self`) are disjoint.
+    fn overlaps_pair(&self, other: &Other, other_to_self: &Isometry3<T>) -> bool;
+}
+
+macro_rules! same {
+    ($($t:ty),*) => {$(
+        impl<T: Scalar> BvPair<T, $t> for $t {
+            #[inline]
+            fn overlaps_pair(&self, other: &$t, other_to_self: &Isometry3<T>) -> bool {
+                self.overlaps_transformed(other, other_to_self)
+            }
+        }
+    )*};
+}
+
+macro_rules! mixed {
+    ($a:ty => $($b:ty),*) => {$(
+        impl<T: Scalar> BvPair<T, $b> for $a {
+            #[inline]
+            fn overlaps_pair(&self, other: &$b, other_to_self: &Isometry3<T>) -> bool {
+                self.bounding_obb().overlaps_transformed(&other.bounding_obb(), other_to_self)
+            }
+        }
+    )*};
+}
+
+same!(Aabb<T>, Sphere<T>, Obb<T>, Capsule<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Aabb<T> => Sphere<T>, Obb<T>, Capsule<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Sphere<T> => Aabb<T>, Obb<T>, Capsule<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Obb<T> => Aabb<T>, Sphere<T>, Capsule<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Capsule<T> => Aabb<T>, Sphere<T>, Obb<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Rss<T> => Aabb<T>, Sphere<T>, Obb<T>, Capsule<T>, Kdop<T, 7>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Kdop<T, 7> => Aabb<T>, Sphere<T>, Obb<T>, Capsule<T>, Rss<T>, Kdop<T, 9>, Kdop<T, 13>);
+mixed!(Kdop<T, 9> => Aabb<T>, Sphere<T>, Obb<T>, Capsule<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 13>);
+mixed!(Kdop<T, 13> => Aabb<T>, Sphere<T>, Obb<T>, Capsule<T>, Rss<T>, Kdop<T, 7>, Kdop<T, 9>);

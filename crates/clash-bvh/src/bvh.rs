@@ -1,0 +1,214 @@
+//! [`Bvh`]: a bounding volume hierarchy over a [`TriMesh`].
+
+use crate::build::{self, BuildOptions, FitQuality};
+use crate::containment::component_vertices;
+use crate::{BuildError, MeshError, Node, TriMesh};
+use clash_bv::BoundingVolume;
+use clash_math::{Point3, Scalar, Triangle};
+use std::marker::PhantomData;
+
+/// A bounding volume hierarchy over a triangle mesh, generic over the
+/// precision `T` and the volume type `B` (any [`BoundingVolume`] of
+/// clash-bv: AABB, OBB, RSS, sphere, capsule, k-DOP).
+///
+/// The tree is one contiguous node array in depth-first preorder (RTCD §6.6.2),
+/// left child adjacent, right child by 32-bit index, with a copy of the
+/// triangles reordered so that each leaf's triangles are contiguous. Every
+/// answer names triangles by their index in the mesh as given.
+///
+/// ```
+/// use clash_bvh::{Bvh, BuildOptions, TriMesh};
+/// use clash_bv::Obb;
+/// use clash_math::{Isometry3, Point3, Vector3};
+///
+/// let mesh = TriMesh::new(
+///     vec![Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0)],
+///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+/// )?;
+/// let tree: Bvh<f64, Obb<f64>> = Bvh::build(mesh, &BuildOptions::default())?;
+/// let near = Isometry3::translation(0.5, 0.0, 0.0);
+/// let far = Isometry3::translation(5.0, 0.0, 0.0);
+/// assert!(tree.intersects(&tree, &near));
+/// assert!(!tree.intersects(&tree, &far));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
+    pub(crate) mesh: TriMesh<T>,
+    pub(crate) nodes: Vec<Node<B>>,
+    /// Mesh triangle index of each position in leaf order.
+    pub(crate) order: Vec<u32>,
+    /// The triangles in leaf order (derived from `mesh` and `order`).
+    pub(crate) leaf_tris: Vec<Triangle<T>>,
+    pub(crate) options: BuildOptions,
+    pub(crate) closed: bool,
+    /// One vertex per connected piece of the mesh (for containment).
+    pub(crate) component_vertices: Vec<u32>,
+    pub(crate) _scalar: PhantomData<T>,
+}
+
+impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
+    /// Builds the tree top-down (see [`BuildOptions`] and the `build` module
+    /// docs), in parallel on the current rayon pool. The result is
+    /// bit-identical whatever the number of threads.
+    ///
+    /// # Errors
+    /// [`BuildError::InvalidOptions`] for out-of-range options.
+    pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
+        options.validate()?;
+        let built = build::build::<T, B>(mesh.triangles().collect(), options)?;
+        let closed = mesh.is_closed();
+        let component_vertices = component_vertices(mesh.indices(), mesh.vertices().len());
+        Ok(Self {
+            mesh,
+            nodes: built.nodes,
+            order: built.ids,
+            leaf_tris: built.tris,
+            options: *options,
+            closed,
+            component_vertices,
+            _scalar: PhantomData,
+        })
+    }
+
+    /// The mesh the tree was built over.
+    pub fn mesh(&self) -> &TriMesh<T> {
+        &self.mesh
+    }
+
+    /// The nodes in depth-first preorder; node 0 is the root.
+    pub fn nodes(&self) -> &[Node<B>] {
+        &self.nodes
+    }
+
+    /// The root's bounding volume.
+    pub fn root_bv(&self) -> &B {
+        &self.nodes[0].bv
+    }
+
+    /// Mesh triangle indices in leaf order: leaf ranges index into this.
+    pub fn leaf_order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// The options the tree was built with.
+    pub fn options(&self) -> &BuildOptions {
+        &self.options
+    }
+
+    /// `true` when the mesh is closed (every edge shared by two oppositely
+    /// wound triangles, by vertex index); containment queries need it.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The triangle at position `pos` in leaf order, with its mesh index.
+    #[inline(always)]
+    pub(crate) fn leaf_triangle(&self, pos: usize) -> (&Triangle<T>, u32) {
+        (&self.leaf_tris[pos], self.order[pos])
+    }
+
+    /// Refits the tree to new vertex positions of a mesh with the same
+    /// topology (a deformed mesh), bottom-up without rebuilding (RTCD §6.5):
+    /// leaves are fitted to their triangles and internal nodes merge their
+    /// children. Queries stay exact; only pruning may get looser if the
+    /// deformation is large.
+    ///
+    /// # Errors
+    /// [`MeshError::VertexCountMismatch`] or [`MeshError::NonFiniteVertex`];
+    /// the tree is unchanged on error.
+    pub fn refit(&mut self, vertices: &[Point3<T>]) -> Result<(), BuildError> {
+        self.mesh.set_vertices(vertices).map_err(BuildError::Mesh)?;
+        for (pos, &id) in self.order.iter().enumerate() {
+            self.leaf_tris[pos] = self.mesh.triangle(id as usize);
+        }
+        for i in (0..self.nodes.len()).rev() {
+            let bv = match self.nodes[i].triangle_range() {
+                Some(range) => match self.options.fit {
+                    FitQuality::Default => B::fit_triangles(&self.leaf_tris[range])?,
+                    FitQuality::Tight => B::fit_triangles_tight(&self.leaf_tris[range])?,
+                },
+                None => {
+                    let right = self.nodes[i].child_or_first as usize;
+                    self.nodes[i + 1].bv.merge(&self.nodes[right].bv)
+                }
+            };
+            self.nodes[i].bv = bv;
+        }
+        Ok(())
+    }
+
+    /// Depth of the tree (a single leaf has depth 0).
+    pub fn depth(&self) -> u32 {
+        let mut max = 0;
+        let mut stack = vec![(0u32, 0u32)];
+        while let Some((i, d)) = stack.pop() {
+            max = max.max(d);
+            if let Some((l, r)) = self.nodes[i as usize].children(i) {
+                stack.push((l, d + 1));
+                stack.push((r, d + 1));
+            }
+        }
+        max
+    }
+
+    /// Summary figures of the tree.
+    pub fn stats(&self) -> TreeStats {
+        let leaves = self.nodes.iter().filter(|n| n.is_leaf()).count();
+        TreeStats {
+            triangles: self.mesh.num_triangles(),
+            vertices: self.mesh.vertices().len(),
+            nodes: self.nodes.len(),
+            leaves,
+            depth: self.depth(),
+            memory_bytes: self.nodes.len() * core::mem::size_of::<Node<B>>()
+                + self.order.len() * 4
+                + self.leaf_tris.len() * core::mem::size_of::<Triangle<T>>()
+                + self.mesh.vertices().len() * core::mem::size_of::<Point3<T>>()
+                + self.mesh.num_triangles() * 12,
+            sah_cost: self.nodes.iter().filter(|n| !n.is_leaf()).map(|n| n.bv.surface_area().to_f64()).sum::<f64>()
+                / self.nodes[0].bv.surface_area().to_f64().max(f64::MIN_POSITIVE),
+        }
+    }
+
+    /// Checks every structural invariant: preorder child links in range,
+    /// leaves covering each triangle exactly once, every volume containing
+    /// the triangles below it exactly (by [`BoundingVolume::contains_point`]),
+    /// and every volume well-formed (finite, orthonormal axes).
+    /// Used by the tests and by [`crate::io`] after loading.
+    pub fn validate(&self) -> Result<(), String> {
+        crate::validate::validate(self)
+    }
+
+    pub(crate) fn from_parts(
+        mesh: TriMesh<T>,
+        nodes: Vec<Node<B>>,
+        order: Vec<u32>,
+        options: BuildOptions,
+    ) -> Result<Self, MeshError> {
+        let leaf_tris = order.iter().map(|&i| mesh.triangle(i as usize)).collect();
+        let closed = mesh.is_closed();
+        let component_vertices = component_vertices(mesh.indices(), mesh.vertices().len());
+        Ok(Self { mesh, nodes, order, leaf_tris, options, closed, component_vertices, _scalar: PhantomData })
+    }
+}
+
+/// Summary figures of a tree, from [`Bvh::stats`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TreeStats {
+    /// Triangles in the mesh.
+    pub triangles: usize,
+    /// Vertices in the mesh.
+    pub vertices: usize,
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// Leaves in the tree.
+    pub leaves: usize,
+    /// Depth (root = 0).
+    pub depth: u32,
+    /// Heap memory held by the tree and its mesh, in bytes.
+    pub memory_bytes: usize,
+    /// Sum of internal node surface areas over the root's: the SAH cost
+    /// measure (lower is better for ray queries).
+    pub sah_cost: f64,
+}

@@ -1,0 +1,223 @@
+//! Mesh/mesh collision by simultaneous descent of two trees (RTCD §6.3.3,
+//! Eberly §7), ending in the exact triangle/triangle test of clash-narrow.
+
+use crate::{BvPair, Bvh, MAX_DEPTH};
+use clash_bv::BoundingVolume;
+use clash_math::{Isometry3, Scalar};
+use core::ops::ControlFlow;
+
+/// A pair of intersecting triangles: `[index in mesh A, index in mesh B]`.
+pub type TrianglePair = [u32; 2];
+
+/// What [`Bvh::collide`] should find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CollisionRequest {
+    /// Stop after this many triangle pairs (`1`: any contact, early exit;
+    /// `usize::MAX`: all pairs).
+    pub max_pairs: usize,
+    /// For closed meshes: when no triangles intersect, also report one mesh
+    /// lying wholly inside the other as a collision (see [`Containment`]).
+    pub containment: bool,
+}
+
+impl CollisionRequest {
+    /// Any contact: stop at the first intersecting triangle pair.
+    pub fn any() -> Self {
+        Self { max_pairs: 1, containment: false }
+    }
+    /// All intersecting triangle pairs.
+    pub fn all() -> Self {
+        Self { max_pairs: usize::MAX, containment: false }
+    }
+    /// The first `n` pairs found.
+    pub fn first(n: usize) -> Self {
+        Self { max_pairs: n.max(1), containment: false }
+    }
+    /// The same request, with containment counted as collision.
+    pub fn with_containment(mut self) -> Self {
+        self.containment = true;
+        self
+    }
+}
+
+impl Default for CollisionRequest {
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+/// One closed mesh wholly inside the other, with no surface contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Containment {
+    /// Mesh A lies inside closed mesh B.
+    AInsideB,
+    /// Mesh B lies inside closed mesh A.
+    BInsideA,
+}
+
+/// The answer of [`Bvh::collide`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CollisionResult {
+    /// Intersecting triangle pairs, in the (deterministic) order the descent
+    /// found them; at most `max_pairs`.
+    pub pairs: Vec<TrianglePair>,
+    /// Set when containment was requested, no triangles intersect, and one
+    /// closed mesh lies inside the other.
+    pub containment: Option<Containment>,
+}
+
+impl CollisionResult {
+    /// `true` when the meshes collide (touching triangles, or containment).
+    pub fn collides(&self) -> bool {
+        !self.pairs.is_empty() || self.containment.is_some()
+    }
+}
+
+/// Upper bound on the descent stack: each step pops one pair and pushes at
+/// most two, and a pair's depth sum grows by one per push.
+const STACK: usize = 2 * MAX_DEPTH as usize + 4;
+
+impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
+    /// `true` when some triangle of `self` intersects some triangle of
+    /// `other` placed by `other_to_self` (closed triangles: touching counts).
+    /// Stops at the first contact.
+    pub fn intersects<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, other_to_self: &Isometry3<T>) -> bool
+    where
+        B: BvPair<T, B2>,
+    {
+        self.for_each_contact(other, other_to_self, |_| ControlFlow::Break(())).is_break()
+    }
+
+    /// Every intersecting triangle pair `[a, b]` (`a` in `self`, `b` in `other`).
+    pub fn contacts<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, other_to_self: &Isometry3<T>) -> Vec<TrianglePair>
+    where
+        B: BvPair<T, B2>,
+    {
+        self.collide(other, other_to_self, &CollisionRequest::all()).pairs
+    }
+
+    /// Collision as `request` asks: the first `max_pairs` intersecting
+    /// triangle pairs and, optionally, containment of one closed mesh in the
+    /// other.
+    pub fn collide<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        other_to_self: &Isometry3<T>,
+        request: &CollisionRequest,
+    ) -> CollisionResult
+    where
+        B: BvPair<T, B2>,
+    {
+        let mut pairs = Vec::new();
+        let _ = self.for_each_contact(other, other_to_self, |p| {
+            pairs.push(p);
+            if pairs.len() >= request.max_pairs { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        let containment =
+            if request.containment && pairs.is_empty() { crate::containment::containment(self, other, other_to_self) } else { None };
+        CollisionResult { pairs, containment }
+    }
+
+    /// Calls `f` for each intersecting triangle pair, in descent order, until
+    /// it returns `Break`; returns `Break` when `f` stopped the search.
+    pub fn for_each_contact<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        other_to_self: &Isometry3<T>,
+        mut f: impl FnMut(TrianglePair) -> ControlFlow<()>,
+    ) -> ControlFlow<()>
+    where
+        B: BvPair<T, B2>,
+    {
+        self.descend(other, other_to_self, u32::MAX, |a, b| {
+            let na = &self.nodes[a as usize];
+            let nb = &other.nodes[b as usize];
+            match (na.triangle_range(), nb.triangle_range()) {
+                (Some(ra), Some(rb)) => {
+                    for pa in ra {
+                        let (ta, ia) = self.leaf_triangle(pa);
+                        for pb in rb.clone() {
+                            let (tb, ib) = other.leaf_triangle(pb);
+                            if clash_narrow::overlap::triangle_triangle(ta, &tb.transformed(other_to_self)) {
+                                f([ia, ib])?;
+                            }
+                        }
+                    }
+                    ControlFlow::Continue(())
+                }
+                _ => ControlFlow::Continue(()),
+            }
+        })
+    }
+
+    /// Depth-limited descent (Eberly §7): calls `f(node_a, node_b)` for every
+    /// pair of overlapping nodes where neither tree is descended further,
+    /// because both nodes are leaves or have reached `max_depth`. With
+    /// `max_depth = 0` this compares the roots only. An approximate,
+    /// conservative collision test: pairs reported at a depth above the
+    /// leaves may not touch.
+    pub fn for_each_overlapping_node<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        other_to_self: &Isometry3<T>,
+        max_depth: u32,
+        mut f: impl FnMut(u32, u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()>
+    where
+        B: BvPair<T, B2>,
+    {
+        self.descend(other, other_to_self, max_depth, |a, b| f(a, b))
+    }
+
+    /// The simultaneous descent: calls `visit(a, b)` on each overlapping pair
+    /// of nodes that is not descended further (leaf/leaf pairs, or pairs at
+    /// the depth limit). Descends the node with the larger surface area
+    /// first (RTCD §6.3.2, "descend larger"). Uses a fixed-size stack: no
+    /// allocation.
+    fn descend<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        other_to_self: &Isometry3<T>,
+        max_depth: u32,
+        mut visit: impl FnMut(u32, u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()>
+    where
+        B: BvPair<T, B2>,
+    {
+        // (node a, node b, depth a, depth b)
+        let mut stack = [(0u32, 0u32, 0u32, 0u32); STACK];
+        let mut len = 1usize;
+        while len > 0 {
+            len -= 1;
+            let (a, b, da, db) = stack[len];
+            let na = &self.nodes[a as usize];
+            let nb = &other.nodes[b as usize];
+            if !na.bv.overlaps_pair(&nb.bv, other_to_self) {
+                continue;
+            }
+            let open_a = !na.is_leaf() && da < max_depth;
+            let open_b = !nb.is_leaf() && db < max_depth;
+            let descend_a = match (open_a, open_b) {
+                (false, false) => {
+                    visit(a, b)?;
+                    continue;
+                }
+                (true, false) => true,
+                (false, true) => false,
+                (true, true) => na.bv.surface_area() >= nb.bv.surface_area(),
+            };
+            // Push right first so the left child is visited first.
+            if descend_a {
+                let r = na.child_or_first;
+                stack[len] = (r, b, da + 1, db);
+                stack[len + 1] = (a + 1, b, da + 1, db);
+            } else {
+                let r = nb.child_or_first;
+                stack[len] = (a, r, da, db + 1);
+                stack[len + 1] = (a, b + 1, da, db + 1);
+            }
+            len += 2;
+        }
+        ControlFlow::Continue(())
+    }
+}

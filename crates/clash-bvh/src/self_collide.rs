@@ -1,0 +1,97 @@
+//! Self-collision of one mesh: intersecting pairs of non-adjacent triangles.
+
+use crate::{Bvh, MAX_DEPTH, TrianglePair};
+use clash_bv::BoundingVolume;
+use clash_math::Scalar;
+use core::ops::ControlFlow;
+
+const STACK: usize = 4 * MAX_DEPTH as usize + 8;
+
+impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
+    /// Every pair `[i, j]`, `i < j`, of intersecting triangles of the mesh
+    /// that share no vertex (by index): triangles meeting at a shared vertex
+    /// or edge are neighbours, not contacts. Weld a triangle soup first
+    /// ([`crate::TriMesh::welded`]) so that neighbours share indices.
+    pub fn self_contacts(&self) -> Vec<TrianglePair> {
+        let mut out = Vec::new();
+        let _ = self.for_each_self_contact(|p| {
+            out.push(p);
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// Calls `f` for each self-contact (as [`Self::self_contacts`]) until it
+    /// returns `Break`.
+    pub fn for_each_self_contact(&self, mut f: impl FnMut(TrianglePair) -> ControlFlow<()>) -> ControlFlow<()> {
+        let idx = self.mesh.indices();
+        let adjacent = |i: u32, j: u32| {
+            let (a, b) = (idx[i as usize], idx[j as usize]);
+            a.iter().any(|v| b.contains(v))
+        };
+        let mut test = |pa: usize, pb: usize| -> ControlFlow<()> {
+            let (ta, ia) = self.leaf_triangle(pa);
+            let (tb, ib) = self.leaf_triangle(pb);
+            if !adjacent(ia, ib) && clash_narrow::overlap::triangle_triangle(ta, tb) {
+                f([ia.min(ib), ia.max(ib)])?;
+            }
+            ControlFlow::Continue(())
+        };
+        // (a, b): a == b means "pairs within node a".
+        let mut stack = [(0u32, 0u32); STACK];
+        let mut len = 1usize;
+        while len > 0 {
+            len -= 1;
+            let (a, b) = stack[len];
+            let na = &self.nodes[a as usize];
+            if a == b {
+                match na.triangle_range() {
+                    Some(r) => {
+                        for pa in r.clone() {
+                            for pb in pa + 1..r.end {
+                                test(pa, pb)?;
+                            }
+                        }
+                    }
+                    None => {
+                        let (l, r) = (a + 1, na.child_or_first);
+                        stack[len] = (l, r);
+                        stack[len + 1] = (r, r);
+                        stack[len + 2] = (l, l);
+                        len += 3;
+                    }
+                }
+                continue;
+            }
+            let nb = &self.nodes[b as usize];
+            if !na.bv.overlaps(&nb.bv) {
+                continue;
+            }
+            match (na.triangle_range(), nb.triangle_range()) {
+                (Some(ra), Some(rb)) => {
+                    for pa in ra {
+                        for pb in rb.clone() {
+                            test(pa, pb)?;
+                        }
+                    }
+                }
+                (Some(_), None) => {
+                    stack[len] = (a, nb.child_or_first);
+                    stack[len + 1] = (a, b + 1);
+                    len += 2;
+                }
+                (None, leaf_b) => {
+                    if leaf_b.is_none() && nb.bv.surface_area() > na.bv.surface_area() {
+                        stack[len] = (a, nb.child_or_first);
+                        stack[len + 1] = (a, b + 1);
+                    } else {
+                        stack[len] = (na.child_or_first, b);
+                        stack[len + 1] = (a + 1, b);
+                    }
+                    len += 2;
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,142 @@
+//! Shared helpers for the clash-bvh integration tests: mesh loading and
+//! generation, random poses, and brute-force oracles.
+#![allow(dead_code)]
+
+use clash_bvh::{TrianglePair, TriMesh};
+use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
+use rand::{RngExt, SeedableRng};
+use std::path::PathBuf;
+
+pub type Rng = rand_chacha::ChaCha8Rng;
+
+pub fn seeded(seed: u64) -> Rng {
+    Rng::seed_from_u64(seed)
+}
+
+pub fn mesh_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/meshes").join(name)
+}
+
+/// A binary STL file as a welded mesh (bit-identical corners share a vertex);
+/// triangle `i` is facet `i`.
+pub fn read_stl<T: Scalar>(name: &str) -> TriMesh<T> {
+    let bytes = std::fs::read(mesh_path(name)).expect("test mesh present");
+    let n = u32::from_le_bytes(bytes[80..84].try_into().unwrap()) as usize;
+    assert_eq!(bytes.len(), 84 + 50 * n, "binary STL size");
+    let f = |o: usize| T::from_f32_exact(f32::from_le_bytes(bytes[o..o + 4].try_into().unwrap()));
+    let tris: Vec<Triangle<T>> = (0..n)
+        .map(|i| {
+            let o = 84 + 50 * i + 12;
+            let p = |k: usize| Point3::new(f(o + 12 * k), f(o + 12 * k + 4), f(o + 12 * k + 8));
+            Triangle::new(p(0), p(1), p(2))
+        })
+        .collect();
+    TriMesh::from_triangles(&tris).unwrap().welded(T::ZERO)
+}
+
+/// A triangle soup of `n` random triangles with corners in a cube of side
+/// `size`, edges up to `edge` long, some of them degenerate.
+pub fn random_soup<T: Scalar>(rng: &mut Rng, n: usize, size: f64, edge: f64) -> TriMesh<T> {
+    let tris: Vec<Triangle<T>> = (0..n)
+        .map(|i| {
+            let c = Vector3::new(rng.random_range(0.0..size), rng.random_range(0.0..size), rng.random_range(0.0..size));
+            let mut p = || Point3::from((c + Vector3::new(rng.random_range(-edge..edge), rng.random_range(-edge..edge), rng.random_range(-edge..edge))).map(T::lit));
+            let (a, b, mut cc) = (p(), p(), p());
+            match i % 17 {
+                0 => cc = a,                                   // segment
+                1 => cc = Point3::from((a.coords + b.coords) * T::HALF), // collinear
+                2 => return Triangle::new(a, a, a),            // point
+                _ => {}
+            }
+            Triangle::new(a, b, cc)
+        })
+        .collect();
+    TriMesh::from_triangles(&tris).unwrap()
+}
+
+/// A closed UV sphere with `rings` x `segments` quads (as triangles).
+pub fn uv_sphere<T: Scalar>(radius: f64, rings: u32, segments: u32) -> TriMesh<T> {
+    let mut v = vec![Point3::new(0.0, 0.0, radius)];
+    for r in 1..rings {
+        let th = std::f64::consts::PI * r as f64 / rings as f64;
+        for s in 0..segments {
+            let ph = 2.0 * std::f64::consts::PI * s as f64 / segments as f64;
+            v.push(Point3::new(radius * th.sin() * ph.cos(), radius * th.sin() * ph.sin(), radius * th.cos()));
+        }
+    }
+    v.push(Point3::new(0.0, 0.0, -radius));
+    let south = v.len() as u32 - 1;
+    let idx = |r: u32, s: u32| 1 + (r - 1) * segments + (s % segments);
+    let mut f = Vec::new();
+    for s in 0..segments {
+        f.push([0, idx(1, s), idx(1, s + 1)]);
+        f.push([south, idx(rings - 1, s + 1), idx(rings - 1, s)]);
+    }
+    for r in 1..rings - 1 {
+        for s in 0..segments {
+            f.push([idx(r, s), idx(r + 1, s), idx(r + 1, s + 1)]);
+            f.push([idx(r, s), idx(r + 1, s + 1), idx(r, s + 1)]);
+        }
+    }
+    TriMesh::new(v.into_iter().map(|p| p.map(T::lit)).collect(), f).unwrap()
+}
+
+/// A random rigid motion with rotation angle up to `angle` and translation in
+/// a cube of half-side `reach`.
+pub fn random_pose<T: Scalar>(rng: &mut Rng, reach: f64, angle: f64) -> Isometry3<T> {
+    let axis = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+    let axis = axis.try_normalize(1e-9).unwrap_or(Vector3::z()) * rng.random_range(0.0..angle);
+    let t = Vector3::new(rng.random_range(-reach..reach), rng.random_range(-reach..reach), rng.random_range(-reach..reach));
+    Isometry3::new(t.map(T::lit), axis.map(T::lit))
+}
+
+/// Every intersecting pair of triangles, by testing all pairs.
+pub fn brute_force_contacts<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, b_to_a: &Isometry3<T>) -> Vec<TrianglePair> {
+    let bt: Vec<Triangle<T>> = b.triangles().map(|t| t.transformed(b_to_a)).collect();
+    let bbox: Vec<_> = bt.iter().map(aabb).collect();
+    let mut out = Vec::new();
+    for (i, ta) in a.triangles().enumerate() {
+        let ba = aabb(&ta);
+        for (j, tb) in bt.iter().enumerate() {
+            // Exact box reject: disjoint closed boxes cannot hold touching triangles.
+            if disjoint(&ba, &bbox[j]) {
+                continue;
+            }
+            if clash_narrow::overlap::triangle_triangle(&ta, tb) {
+                out.push([i as u32, j as u32]);
+            }
+        }
+    }
+    out
+}
+
+/// Every intersecting pair `i < j` of triangles sharing no vertex index.
+pub fn brute_force_self_contacts<T: Scalar>(m: &TriMesh<T>) -> Vec<TrianglePair> {
+    let tris: Vec<Triangle<T>> = m.triangles().collect();
+    let idx = m.indices();
+    let mut out = Vec::new();
+    for i in 0..tris.len() {
+        for j in i + 1..tris.len() {
+            if idx[i].iter().any(|v| idx[j].contains(v)) || disjoint(&aabb(&tris[i]), &aabb(&tris[j])) {
+                continue;
+            }
+            if clash_narrow::overlap::triangle_triangle(&tris[i], &tris[j]) {
+                out.push([i as u32, j as u32]);
+            }
+        }
+    }
+    out
+}
+
+fn aabb<T: Scalar>(t: &Triangle<T>) -> (Point3<T>, Point3<T>) {
+    (t.a.inf(&t.b).inf(&t.c), t.a.sup(&t.b).sup(&t.c))
+}
+
+fn disjoint<T: Scalar>(a: &(Point3<T>, Point3<T>), b: &(Point3<T>, Point3<T>)) -> bool {
+    (0..3).any(|k| a.1[k] < b.0[k] || b.1[k] < a.0[k])
+}
+
+pub fn sorted(mut v: Vec<TrianglePair>) -> Vec<TrianglePair> {
+    v.sort_unstable();
+    v
+}

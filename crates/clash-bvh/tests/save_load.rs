@@ -1,0 +1,105 @@
+//! Saving and loading: round trips answer identically; corrupt, truncated and
+//! foreign bytes give typed errors, never panics.
+
+mod common;
+
+use clash_bv::{Aabb, Obb, Rss};
+use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh};
+use clash_math::Isometry3;
+use common::*;
+use rand::RngExt;
+
+#[test]
+fn round_trip_answers_identically() {
+    let mesh: TriMesh<f64> = read_stl("bunny_lo.stl");
+    let tree = Bvh::<f64, Obb<f64>>::build(mesh, &BuildOptions::default()).unwrap();
+    let dir = std::env::temp_dir().join(format!("clash-bvh-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bunny.clash");
+    tree.save(&path).unwrap();
+    let loaded = Bvh::<f64, Obb<f64>>::load(&path).unwrap();
+    assert_eq!(loaded, tree);
+    let mut rng = seeded(51);
+    for _ in 0..20 {
+        let pose: Isometry3<f64> = random_pose(&mut rng, 1.0, 3.0);
+        assert_eq!(loaded.contacts(&tree, &pose), tree.contacts(&tree, &pose));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    // f32 / other volume types too
+    let m32: TriMesh<f32> = read_stl("bunny_lo.stl");
+    let t32 = Bvh::<f32, Rss<f32>>::build(m32, &BuildOptions::sah()).unwrap();
+    assert_eq!(Bvh::<f32, Rss<f32>>::from_bytes(&t32.to_bytes()).unwrap(), t32);
+}
+
+#[test]
+fn foreign_and_mismatched_files_are_typed_errors() {
+    let mesh: TriMesh<f32> = read_stl("bunny_lo.stl");
+    let tree = Bvh::<f32, Aabb<f32>>::build(mesh, &BuildOptions::default()).unwrap();
+    let bytes = tree.to_bytes();
+    assert!(matches!(Bvh::<f64, Aabb<f64>>::from_bytes(&bytes), Err(LoadError::ScalarMismatch { .. })));
+    assert!(matches!(Bvh::<f32, Obb<f32>>::from_bytes(&bytes), Err(LoadError::BvMismatch { .. })));
+    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(b"solid cube\nfacet normal 0 0 1\n"), Err(LoadError::BadMagic)));
+    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&[]), Err(LoadError::Truncated { .. })));
+    let mut v2 = bytes.clone();
+    v2[8] = 2;
+    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&v2), Err(LoadError::UnsupportedVersion { found: 2, .. })));
+    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&bytes[..bytes.len() - 1]), Err(LoadError::Truncated { .. })));
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 7;
+    flipped[last] ^= 0x10;
+    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&flipped), Err(LoadError::Checksum)));
+    assert!(matches!(Bvh::<f32, Aabb<f32>>::load("/nonexistent/clash/tree"), Err(LoadError::Io(_))));
+}
+
+/// Recomputes the checksum after corrupting the payload, so the decoder and
+/// the validator (not the checksum) must catch the damage.
+fn with_fixed_crc(mut b: Vec<u8>) -> Vec<u8> {
+    let crc = crc32fast::hash(&b[48..]);
+    b[44..48].copy_from_slice(&crc.to_le_bytes());
+    b
+}
+
+#[test]
+fn corrupt_payloads_never_panic_and_never_load_a_bad_tree() {
+    let mesh: TriMesh<f64> = random_soup(&mut seeded(52), 60, 1.0, 0.2);
+    let tree = Bvh::<f64, Obb<f64>>::build(mesh, &BuildOptions::default().with_max_leaf_size(2)).unwrap();
+    let bytes = tree.to_bytes();
+    let mut rng = seeded(53);
+    let mut loaded_ok = 0;
+    for i in 0..20_000 {
+        let mut b = bytes.clone();
+        match i % 4 {
+            0 => {
+                let k = rng.random_range(48..b.len());
+                b[k] = rng.random();
+            }
+            1 => {
+                for _ in 0..rng.random_range(1..8) {
+                    let k = rng.random_range(48..b.len());
+                    b[k] ^= 1 << rng.random_range(0..8);
+                }
+            }
+            2 => {
+                let n = rng.random_range(48..b.len());
+                b.truncate(n);
+                // keep the header's length consistent with the cut
+                let len = (b.len() - 48) as u64;
+                b[36..44].copy_from_slice(&len.to_le_bytes());
+            }
+            _ => {
+                let k = rng.random_range(48..b.len() - 4);
+                b[k..k + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            }
+        }
+        let b = with_fixed_crc(b);
+        if let Ok(t) = Bvh::<f64, Obb<f64>>::from_bytes(&b) {
+            // Whatever loads must be a valid tree whose queries are exact.
+            t.validate().unwrap();
+            loaded_ok += 1;
+            let pose = Isometry3::translation(0.1, 0.0, 0.0);
+            assert_eq!(sorted(t.contacts(&tree, &pose)), sorted(brute_force_contacts(t.mesh(), tree.mesh(), &pose)));
+        }
+    }
+    // Some corruptions (a changed vertex coordinate) legitimately load as another valid tree.
+    assert!(loaded_ok < 20_000);
+}

@@ -1,0 +1,140 @@
+//! Determinism across thread counts, batch order, refit, self-collision,
+//! welding and the tree invariants.
+
+mod common;
+
+use clash_bv::{Aabb, Kdop14, Obb, Rss};
+use clash_bvh::{BuildOptions, Bvh, CollisionRequest, SplitRule, TriMesh, collide_pairs};
+use clash_math::{Isometry3, Point3, Vector3};
+use common::*;
+
+fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+}
+
+#[test]
+fn build_is_bit_identical_on_any_thread_count() {
+    let mut rng = seeded(41);
+    let mesh: TriMesh<f64> = random_soup(&mut rng, 20_000, 10.0, 0.2);
+    for opts in [BuildOptions::default(), BuildOptions::sah(), BuildOptions::default().with_split(SplitRule::Mean)] {
+        let one = in_pool(1, || Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap());
+        let four = in_pool(4, || Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap());
+        assert_eq!(one, four, "{opts:?}");
+        assert_eq!(one.to_bytes(), four.to_bytes());
+        one.validate().unwrap();
+        let a1 = in_pool(1, || Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap());
+        let a3 = in_pool(3, || Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap());
+        assert_eq!(a1, a3);
+    }
+}
+
+#[test]
+fn batch_results_come_back_in_input_order() {
+    let mut rng = seeded(42);
+    let ma: TriMesh<f32> = random_soup(&mut rng, 400, 1.0, 0.15);
+    let mb: TriMesh<f32> = random_soup(&mut rng, 400, 1.0, 0.15);
+    let a = Bvh::<f32, Obb<f32>>::build(ma, &BuildOptions::default()).unwrap();
+    let b = Bvh::<f32, Rss<f32>>::build(mb, &BuildOptions::default()).unwrap();
+    let poses: Vec<Isometry3<f32>> = (0..300).map(|_| random_pose(&mut rng, 1.0, 3.0)).collect();
+    let seq: Vec<_> = poses.iter().map(|p| a.collide(&b, p, &CollisionRequest::all())).collect();
+    for threads in [1, 2, 4] {
+        let par = in_pool(threads, || a.collide_poses(&b, &poses, &CollisionRequest::all()));
+        assert_eq!(par, seq);
+        let any = in_pool(threads, || a.intersects_poses(&b, &poses));
+        assert_eq!(any, seq.iter().map(|r| r.collides()).collect::<Vec<_>>());
+    }
+    assert!(seq.iter().any(|r| r.collides()) && seq.iter().any(|r| !r.collides()));
+    let pairs: Vec<_> = poses.iter().map(|p| (&a, &b, *p)).collect();
+    assert_eq!(collide_pairs(&pairs, &CollisionRequest::all()), seq);
+}
+
+#[test]
+fn refit_matches_a_fresh_build() {
+    let mut rng = seeded(43);
+    let mesh: TriMesh<f64> = read_stl("bunny_lo.stl");
+    let other: TriMesh<f64> = random_soup(&mut rng, 300, 1.0, 0.2);
+    let b = Bvh::<f64, Obb<f64>>::build(other.clone(), &BuildOptions::default()).unwrap();
+    let mut tree = Bvh::<f64, Obb<f64>>::build(mesh.clone(), &BuildOptions::default()).unwrap();
+    // A smooth deformation: twist about z and swell.
+    let deformed: Vec<Point3<f64>> = mesh
+        .vertices()
+        .iter()
+        .map(|p| {
+            let a = 0.8 * p.z;
+            let (s, c) = a.sin_cos();
+            Point3::new((c * p.x - s * p.y) * 1.3, (s * p.x + c * p.y) * 1.3, p.z * 0.9)
+        })
+        .collect();
+    tree.refit(&deformed).unwrap();
+    tree.validate().unwrap();
+    let mut fresh_mesh = mesh.clone();
+    fresh_mesh.set_vertices(&deformed).unwrap();
+    for _ in 0..10 {
+        let pose = random_pose::<f64>(&mut rng, 1.0, 3.0);
+        let expected = sorted(brute_force_contacts(&fresh_mesh, &other, &pose));
+        assert_eq!(sorted(tree.contacts(&b, &pose)), expected);
+    }
+    // bad refits leave the tree unchanged
+    let before = tree.clone();
+    assert!(tree.refit(&deformed[..10]).is_err());
+    let mut nan = deformed.clone();
+    nan[3].y = f64::NAN;
+    assert!(tree.refit(&nan).is_err());
+    assert_eq!(tree, before);
+}
+
+#[test]
+fn self_collision_matches_brute_force() {
+    let mut rng = seeded(44);
+    for opts in [BuildOptions::default(), BuildOptions::sah()] {
+        let soup: TriMesh<f64> = random_soup(&mut rng, 600, 1.0, 0.1);
+        // share some vertices so that adjacency exclusion is exercised
+        let welded = soup.welded(0.05);
+        for mesh in [soup, welded] {
+            let tree = Bvh::<f64, Kdop14<f64>>::build(mesh.clone(), &opts).unwrap();
+            let got = sorted(tree.self_contacts());
+            assert_eq!(got, brute_force_self_contacts(&mesh));
+        }
+    }
+    // A closed sphere does not collide with itself.
+    let s = Bvh::<f32, Obb<f32>>::build(uv_sphere(1.0, 10, 12), &BuildOptions::default()).unwrap();
+    assert!(s.self_contacts().is_empty());
+}
+
+#[test]
+fn depth_limited_descent_is_conservative() {
+    let mut rng = seeded(45);
+    let m: TriMesh<f64> = random_soup(&mut rng, 500, 1.0, 0.1);
+    let t = Bvh::<f64, Obb<f64>>::build(m, &BuildOptions::default()).unwrap();
+    for _ in 0..10 {
+        let pose = random_pose::<f64>(&mut rng, 1.0, 3.0);
+        let exact = t.intersects(&t, &pose);
+        for depth in [0, 2, 5] {
+            let mut any = false;
+            let _ = t.for_each_overlapping_node(&t, &pose, depth, |_, _| {
+                any = true;
+                core::ops::ControlFlow::Break(())
+            });
+            assert!(any || !exact, "depth {depth} missed a contact");
+        }
+    }
+}
+
+#[test]
+fn options_and_shape() {
+    let mut rng = seeded(46);
+    let m: TriMesh<f32> = random_soup(&mut rng, 1000, 1.0, 0.1);
+    assert!(Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_leaf_size(0)).is_err());
+    assert!(Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_depth(65)).is_err());
+    let t = Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default()).unwrap();
+    let s = t.stats();
+    assert_eq!(s.nodes, 2 * 1000 - 1);
+    assert_eq!(s.leaves, 1000);
+    assert_eq!(s.depth, 10); // median split: ceil(log2 1000)
+    let shallow = Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_depth(3)).unwrap();
+    assert_eq!(shallow.stats().depth, 3);
+    shallow.validate().unwrap();
+    let big_leaves = Bvh::<f32, Aabb<f32>>::build(m, &BuildOptions::sah()).unwrap();
+    assert!(big_leaves.nodes().iter().filter_map(|n| n.triangle_range()).all(|r| r.len() <= 4));
+    let _ = Vector3::<f32>::zeros();
+}

@@ -1,0 +1,11 @@
+//! Fuzz target: `check_triangle_triangle` of the shared harness (library against the exact
+//! oracle). Seeds: `fuzz/seeds/triangle_triangle/`; run with
+//! `cargo +nightly fuzz run triangle_triangle fuzz/seeds/triangle_triangle` from `fuzz/`.
+#![no_main]
+
+#[path = "../../crates/clash-narrow/tests/oracle/mod.rs"]
+mod oracle;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    oracle::harness::check_triangle_triangle(data);
+});
