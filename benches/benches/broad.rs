@@ -32,11 +32,22 @@ impl Scene {
     fn new(n: usize, seed: u64) -> Self {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let side = 2.0 * (n as f64).cbrt();
-        let mut r3 = |lo: f64, hi: f64| [rng.random_range(lo..hi), rng.random_range(lo..hi), rng.random_range(lo..hi)];
+        let mut r3 = |lo: f64, hi: f64| {
+            [
+                rng.random_range(lo..hi),
+                rng.random_range(lo..hi),
+                rng.random_range(lo..hi),
+            ]
+        };
         let center = (0..n).map(|_| r3(0.0, side)).collect();
         let half = (0..n).map(|_| r3(0.05, 0.8)).collect();
         let vel = (0..n).map(|_| r3(-0.05, 0.05)).collect();
-        Self { center, half, vel, side }
+        Self {
+            center,
+            half,
+            vel,
+            side,
+        }
     }
 
     fn len(&self) -> usize {
@@ -56,13 +67,19 @@ impl Scene {
 
     fn bounds(&self, i: usize) -> ([f64; 3], [f64; 3]) {
         let (c, h) = (self.center[i], self.half[i]);
-        ([c[0] - h[0], c[1] - h[1], c[2] - h[2]], [c[0] + h[0], c[1] + h[1], c[2] + h[2]])
+        (
+            [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
+            [c[0] + h[0], c[1] + h[1], c[2] + h[2]],
+        )
     }
 
     fn aabb<T: Scalar>(&self, i: usize) -> Aabb<T> {
         let (lo, hi) = self.bounds(i);
         let p = |a: [f64; 3]| Point3::new(T::lit(a[0]), T::lit(a[1]), T::lit(a[2]));
-        Aabb { min: p(lo), max: p(hi) }
+        Aabb {
+            min: p(lo),
+            max: p(hi),
+        }
     }
 
     fn displacement<T: Scalar>(&self, i: usize) -> Vector3<T> {
@@ -83,15 +100,25 @@ struct ClashWorld<T: Scalar, B: BroadPhase<T, u32>> {
 
 impl<T: Scalar, B: BroadPhase<T, u32>> ClashWorld<T, B> {
     fn new(scene: Scene, mut bp: B) -> Self {
-        let handles = (0..scene.len()).map(|i| bp.insert(scene.aabb(i), i as u32).unwrap()).collect();
-        Self { scene, bp, handles, pairs: Vec::new(), _t: core::marker::PhantomData }
+        let handles = (0..scene.len())
+            .map(|i| bp.insert(scene.aabb(i), i as u32).unwrap())
+            .collect();
+        Self {
+            scene,
+            bp,
+            handles,
+            pairs: Vec::new(),
+            _t: core::marker::PhantomData,
+        }
     }
 
     /// One step: move, update every object, enumerate pairs. Returns the pair count.
     fn step(&mut self) -> usize {
         self.scene.step();
         for (i, h) in self.handles.iter().enumerate() {
-            self.bp.update(*h, self.scene.aabb(i), self.scene.displacement(i)).unwrap();
+            self.bp
+                .update(*h, self.scene.aabb(i), self.scene.displacement(i))
+                .unwrap();
         }
         self.bp.overlapping_pairs(&mut self.pairs);
         self.pairs.len()
@@ -102,7 +129,7 @@ impl<T: Scalar, B: BroadPhase<T, u32>> ClashWorld<T, B> {
 
 mod parry {
     use super::{MARGIN, Scene};
-    use parry3d::bounding_volume::Aabb;
+    use parry3d::bounding_volume::{Aabb, BoundingVolume};
     use parry3d::math::Vector;
     use parry3d::partitioning::{Bvh, BvhWorkspace};
 
@@ -129,7 +156,13 @@ mod parry {
             }
             let mut ws = BvhWorkspace::default();
             bvh.refit(&mut ws);
-            Self { scene, bvh, ws, tight, pairs: Vec::new() }
+            Self {
+                scene,
+                bvh,
+                ws,
+                tight,
+                pairs: Vec::new(),
+            }
         }
 
         /// One step as a parry-based broad phase does it: partial updates with
@@ -140,17 +173,20 @@ mod parry {
             for i in 0..self.scene.len() {
                 let b = aabb(&self.scene, i);
                 self.tight[i] = b;
-                let _ = self.bvh.insert_or_update_partially(b, i as u32, MARGIN as f32);
+                let _ = self
+                    .bvh
+                    .insert_or_update_partially(b, i as u32, MARGIN as f32);
             }
             self.bvh.refit(&mut self.ws);
             self.bvh.optimize_incremental(&mut self.ws);
             self.pairs.clear();
             let (tight, pairs) = (&self.tight, &mut self.pairs);
-            self.bvh.traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
-                if tight[a as usize].intersects(&tight[b as usize]) {
-                    pairs.push((a.min(b), a.max(b)));
-                }
-            });
+            self.bvh
+                .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
+                    if tight[a as usize].intersects(&tight[b as usize]) {
+                        pairs.push((a.min(b), a.max(b)));
+                    }
+                });
             self.pairs.len()
         }
     }
@@ -198,8 +234,18 @@ mod svenstaro {
 
     impl<T: BHValue + Scalar> BvhWorld<T> {
         pub fn new(scene: Scene) -> Self {
-            let shapes = (0..scene.len()).map(|i| Shape { aabb: aabb(&scene, i), node: 0, index: i as u32 }).collect();
-            Self { scene, shapes, pairs: Vec::new() }
+            let shapes = (0..scene.len())
+                .map(|i| Shape {
+                    aabb: aabb(&scene, i),
+                    node: 0,
+                    index: i as u32,
+                })
+                .collect();
+            Self {
+                scene,
+                shapes,
+                pairs: Vec::new(),
+            }
         }
 
         /// One step: every box moved, so rebuild, then one query per box.
@@ -226,14 +272,21 @@ mod svenstaro {
 
 fn quality_report() {
     for (n, steps) in [(10_000usize, 1000usize), (100_000, 200)] {
-        let mut w = ClashWorld::<f32, _>::new(Scene::new(n, 7), DynamicTree::<f32, u32>::new(MARGIN as f32).unwrap());
+        let mut w = ClashWorld::<f32, _>::new(
+            Scene::new(n, 7),
+            DynamicTree::<f32, u32>::new(MARGIN as f32).unwrap(),
+        );
         for _ in 0..steps {
             w.step();
         }
         let mut fresh = w.bp.clone();
         fresh.rebuild();
         let ratio = w.bp.total_internal_area() / fresh.total_internal_area();
-        eprintln!("tree quality, {n} boxes after {steps} steps: internal area / fresh SAH rebuild = {ratio:.4} (height {} vs {})", w.bp.height(), fresh.height());
+        eprintln!(
+            "tree quality, {n} boxes after {steps} steps: internal area / fresh SAH rebuild = {ratio:.4} (height {} vs {})",
+            w.bp.height(),
+            fresh.height()
+        );
     }
 }
 
@@ -243,23 +296,63 @@ fn broad(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("broad_step/{n}"));
         g.sample_size(10);
         // Same scene and same answer for everyone (checked once here).
-        let mut tree32 = ClashWorld::<f32, _>::new(Scene::new(n, 1), DynamicTree::<f32, u32>::new(MARGIN as f32).unwrap());
-        let mut tree64 = ClashWorld::<f64, _>::new(Scene::new(n, 1), DynamicTree::<f64, u32>::new(MARGIN).unwrap());
-        let mut sap32 = ClashWorld::<f32, _>::new(Scene::new(n, 1), SortAndSweep::<f32, u32>::new());
-        let mut sap64 = ClashWorld::<f64, _>::new(Scene::new(n, 1), SortAndSweep::<f64, u32>::new());
+        let mut tree32 = ClashWorld::<f32, _>::new(
+            Scene::new(n, 1),
+            DynamicTree::<f32, u32>::new(MARGIN as f32).unwrap(),
+        );
+        let mut tree64 = ClashWorld::<f64, _>::new(
+            Scene::new(n, 1),
+            DynamicTree::<f64, u32>::new(MARGIN).unwrap(),
+        );
+        let mut sap32 =
+            ClashWorld::<f32, _>::new(Scene::new(n, 1), SortAndSweep::<f32, u32>::new());
+        let mut sap64 =
+            ClashWorld::<f64, _>::new(Scene::new(n, 1), SortAndSweep::<f64, u32>::new());
         let mut parry = parry::ParryWorld::new(Scene::new(n, 1));
         let mut bvh32 = svenstaro::BvhWorld::<f32>::new(Scene::new(n, 1));
         let mut bvh64 = svenstaro::BvhWorld::<f64>::new(Scene::new(n, 1));
-        let counts = [tree32.step(), tree64.step(), sap32.step(), sap64.step(), parry.step(), bvh32.step(), bvh64.step()];
-        eprintln!("{n} boxes: pairs per step (tree32, tree64, sap32, sap64, parry, bvh32, bvh64) = {counts:?}");
-        assert!(counts.iter().all(|&c| c == counts[0]), "all broad phases must find the same pairs");
-        g.bench_function(BenchmarkId::new("clash_tree", "f32"), |b| b.iter(|| black_box(tree32.step())));
-        g.bench_function(BenchmarkId::new("clash_tree", "f64"), |b| b.iter(|| black_box(tree64.step())));
-        g.bench_function(BenchmarkId::new("parry3d_bvh", "f32"), |b| b.iter(|| black_box(parry.step())));
-        g.bench_function(BenchmarkId::new("clash_sap", "f32"), |b| b.iter(|| black_box(sap32.step())));
-        g.bench_function(BenchmarkId::new("clash_sap", "f64"), |b| b.iter(|| black_box(sap64.step())));
-        g.bench_function(BenchmarkId::new("bvh_rebuild", "f32"), |b| b.iter(|| black_box(bvh32.step())));
-        g.bench_function(BenchmarkId::new("bvh_rebuild", "f64"), |b| b.iter(|| black_box(bvh64.step())));
+        let counts = [
+            tree32.step(),
+            tree64.step(),
+            sap32.step(),
+            sap64.step(),
+            parry.step(),
+            bvh32.step(),
+            bvh64.step(),
+        ];
+        eprintln!(
+            "{n} boxes: pairs per step (tree32, tree64, sap32, sap64, parry, bvh32, bvh64) = {counts:?}"
+        );
+        // f32 and f64 may differ on boxes that touch within rounding.
+        let (c32, c64) = (
+            [counts[0], counts[2], counts[4], counts[5]],
+            [counts[1], counts[3], counts[6]],
+        );
+        assert!(
+            c32.iter().all(|&c| c == c32[0]) && c64.iter().all(|&c| c == c64[0]),
+            "same scene, same pairs"
+        );
+        g.bench_function(BenchmarkId::new("clash_tree", "f32"), |b| {
+            b.iter(|| black_box(tree32.step()))
+        });
+        g.bench_function(BenchmarkId::new("clash_tree", "f64"), |b| {
+            b.iter(|| black_box(tree64.step()))
+        });
+        g.bench_function(BenchmarkId::new("parry3d_bvh", "f32"), |b| {
+            b.iter(|| black_box(parry.step()))
+        });
+        g.bench_function(BenchmarkId::new("clash_sap", "f32"), |b| {
+            b.iter(|| black_box(sap32.step()))
+        });
+        g.bench_function(BenchmarkId::new("clash_sap", "f64"), |b| {
+            b.iter(|| black_box(sap64.step()))
+        });
+        g.bench_function(BenchmarkId::new("bvh_rebuild", "f32"), |b| {
+            b.iter(|| black_box(bvh32.step()))
+        });
+        g.bench_function(BenchmarkId::new("bvh_rebuild", "f64"), |b| {
+            b.iter(|| black_box(bvh64.step()))
+        });
         g.finish();
     }
 }

@@ -129,7 +129,7 @@ fn v(p: &Vector3<f32>) -> Vector {
 
 fn overlap(c: &mut Criterion) {
     let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-    let mut center = |r: &mut rand_chacha::ChaCha8Rng| {
+    let center = |r: &mut rand_chacha::ChaCha8Rng| {
         Point3::new(
             r.random_range(-3.0..3.0),
             r.random_range(-3.0..3.0),

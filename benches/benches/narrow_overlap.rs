@@ -34,7 +34,7 @@ fn p(rng: &mut ChaCha8Rng, s: f64) -> Point3<f64> {
 fn random_pairs(rng: &mut ChaCha8Rng) -> Vec<(Triangle<f64>, Triangle<f64>)> {
     (0..N)
         .map(|_| {
-            let (o1, o2) = (p(rng, 1.0), p(rng, 1.0));
+            let (o1, o2) = (p(rng, 0.4), p(rng, 0.4));
             let t = |rng: &mut ChaCha8Rng, o: Point3<f64>| {
                 Triangle::new(
                     o + p(rng, 0.5).coords,
@@ -82,7 +82,7 @@ fn box_pairs(rng: &mut ChaCha8Rng, adversarial: bool) -> Vec<(Triangle<f64>, Aab
                 max: a.sup(&b),
             };
             let t = if !adversarial {
-                let o = p(rng, 1.5);
+                let o = p(rng, 1.0);
                 Triangle::new(
                     o + p(rng, 0.5).coords,
                     o + p(rng, 0.5).coords,

@@ -8,8 +8,16 @@ use clash_math::{Point3, Ray, Scalar, Vector3};
 #[inline]
 pub(crate) fn union<T: Scalar>(a: &Aabb<T>, b: &Aabb<T>) -> Aabb<T> {
     Aabb {
-        min: Point3::new(a.min.x.min_of(b.min.x), a.min.y.min_of(b.min.y), a.min.z.min_of(b.min.z)),
-        max: Point3::new(a.max.x.max_of(b.max.x), a.max.y.max_of(b.max.y), a.max.z.max_of(b.max.z)),
+        min: Point3::new(
+            a.min.x.min_of(b.min.x),
+            a.min.y.min_of(b.min.y),
+            a.min.z.min_of(b.min.z),
+        ),
+        max: Point3::new(
+            a.max.x.max_of(b.max.x),
+            a.max.y.max_of(b.max.y),
+            a.max.z.max_of(b.max.z),
+        ),
     }
 }
 
@@ -38,7 +46,12 @@ pub(crate) fn contains<T: Scalar>(outer: &Aabb<T>, inner: &Aabb<T>) -> bool {
 /// The closed box contains the point.
 #[inline]
 pub(crate) fn contains_point<T: Scalar>(b: &Aabb<T>, p: &Point3<T>) -> bool {
-    b.min.x <= p.x && p.x <= b.max.x && b.min.y <= p.y && p.y <= b.max.y && b.min.z <= p.z && p.z <= b.max.z
+    b.min.x <= p.x
+        && p.x <= b.max.x
+        && b.min.y <= p.y
+        && p.y <= b.max.y
+        && b.min.z <= p.z
+        && p.z <= b.max.z
 }
 
 /// Surface area `2 (xy + yz + zx)`, the SAH cost measure (RTCD §6.2.3.1).
@@ -64,24 +77,43 @@ pub(crate) fn check_aabb<T: Scalar>(b: &Aabb<T>) -> Result<(), BroadPhaseError> 
 }
 
 /// Refuses a non-finite vector.
-pub(crate) fn check_vector<T: Scalar>(v: &Vector3<T>, what: &'static str) -> Result<(), BroadPhaseError> {
-    if v.x.finite() && v.y.finite() && v.z.finite() { Ok(()) } else { Err(BroadPhaseError::NonFinite { what }) }
+pub(crate) fn check_vector<T: Scalar>(
+    v: &Vector3<T>,
+    what: &'static str,
+) -> Result<(), BroadPhaseError> {
+    if v.x.finite() && v.y.finite() && v.z.finite() {
+        Ok(())
+    } else {
+        Err(BroadPhaseError::NonFinite { what })
+    }
 }
 
 /// Refuses a ray with a non-finite origin or direction, or a negative or NaN length.
 pub(crate) fn check_ray<T: Scalar>(ray: &Ray<T>, max_t: T) -> Result<(), BroadPhaseError> {
     check_vector(&ray.origin.coords, "ray")?;
     check_vector(&ray.dir, "ray")?;
-    if max_t >= T::ZERO { Ok(()) } else { Err(BroadPhaseError::InvalidParameter { what: "max_t" }) }
+    if max_t >= T::ZERO {
+        Ok(())
+    } else {
+        Err(BroadPhaseError::InvalidParameter { what: "max_t" })
+    }
 }
 
 /// The fat box of `b`: enlarged by `margin` on every side, then stretched by
 /// `prediction * displacement` in the direction of motion, so that an object
 /// moving steadily stays inside its fat box for several steps.
 #[inline]
-pub(crate) fn fatten<T: Scalar>(b: &Aabb<T>, margin: T, displacement: &Vector3<T>, prediction: T) -> Aabb<T> {
+pub(crate) fn fatten<T: Scalar>(
+    b: &Aabb<T>,
+    margin: T,
+    displacement: &Vector3<T>,
+    prediction: T,
+) -> Aabb<T> {
     let m = Vector3::new(margin, margin, margin);
-    let mut f = Aabb { min: b.min - m, max: b.max + m };
+    let mut f = Aabb {
+        min: b.min - m,
+        max: b.max + m,
+    };
     for k in 0..3 {
         let d = displacement[k] * prediction;
         if d < T::ZERO {
@@ -104,9 +136,24 @@ pub(crate) struct RaySlab<T: Scalar> {
 
 impl<T: Scalar> RaySlab<T> {
     pub(crate) fn new(ray: &Ray<T>, max_t: T) -> Self {
-        let parallel = [ray.dir.x == T::ZERO, ray.dir.y == T::ZERO, ray.dir.z == T::ZERO];
-        let inv = core::array::from_fn(|k| if parallel[k] { T::ZERO } else { T::ONE / ray.dir[k] });
-        Self { origin: ray.origin, inv, parallel, max_t }
+        let parallel = [
+            ray.dir.x == T::ZERO,
+            ray.dir.y == T::ZERO,
+            ray.dir.z == T::ZERO,
+        ];
+        let inv = core::array::from_fn(|k| {
+            if parallel[k] {
+                T::ZERO
+            } else {
+                T::ONE / ray.dir[k]
+            }
+        });
+        Self {
+            origin: ray.origin,
+            inv,
+            parallel,
+            max_t,
+        }
     }
 
     /// Slab test (RTCD §5.3.3): the smallest `t` in `[0, max_t]` at which the
@@ -140,7 +187,10 @@ mod tests {
     use super::*;
 
     fn bx(a: [f64; 3], b: [f64; 3]) -> Aabb<f64> {
-        Aabb { min: Point3::from(a), max: Point3::from(b) }
+        Aabb {
+            min: Point3::from(a),
+            max: Point3::from(b),
+        }
     }
 
     #[test]
@@ -166,15 +216,30 @@ mod tests {
     #[test]
     fn slab_entry() {
         let b = bx([1.0, -1.0, -1.0], [2.0, 1.0, 1.0]);
-        let r = RaySlab::new(&Ray::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(2.0, 0.0, 0.0)), 10.0);
+        let r = RaySlab::new(
+            &Ray::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(2.0, 0.0, 0.0)),
+            10.0,
+        );
         assert_eq!(r.entry(&b), Some(0.5));
-        let short = RaySlab::new(&Ray::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(2.0, 0.0, 0.0)), 0.4);
+        let short = RaySlab::new(
+            &Ray::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(2.0, 0.0, 0.0)),
+            0.4,
+        );
         assert_eq!(short.entry(&b), None);
-        let inside = RaySlab::new(&Ray::new(Point3::new(1.5, 0.0, 0.0), Vector3::new(0.0, 1.0, 0.0)), 1.0);
+        let inside = RaySlab::new(
+            &Ray::new(Point3::new(1.5, 0.0, 0.0), Vector3::new(0.0, 1.0, 0.0)),
+            1.0,
+        );
         assert_eq!(inside.entry(&b), Some(0.0));
-        let parallel_miss = RaySlab::new(&Ray::new(Point3::new(0.0, 2.0, 0.0), Vector3::new(1.0, 0.0, 0.0)), 10.0);
+        let parallel_miss = RaySlab::new(
+            &Ray::new(Point3::new(0.0, 2.0, 0.0), Vector3::new(1.0, 0.0, 0.0)),
+            10.0,
+        );
         assert_eq!(parallel_miss.entry(&b), None);
-        assert_eq!(check_aabb(&bx([0.0, 1.0, 0.0], [1.0, 0.0, 1.0])), Err(BroadPhaseError::InvertedAabb { axis: 1 }));
+        assert_eq!(
+            check_aabb(&bx([0.0, 1.0, 0.0], [1.0, 0.0, 1.0])),
+            Err(BroadPhaseError::InvertedAabb { axis: 1 })
+        );
         assert!(check_aabb(&bx([f64::NAN, 0.0, 0.0], [1.0, 1.0, 1.0])).is_err());
     }
 }

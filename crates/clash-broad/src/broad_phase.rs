@@ -44,7 +44,12 @@ pub trait BroadPhase<T: Scalar, U> {
     ///
     /// # Errors
     /// Unknown or stale handle, non-finite or inverted box, non-finite displacement.
-    fn update(&mut self, handle: ProxyHandle, aabb: Aabb<T>, displacement: Vector3<T>) -> Result<bool, BroadPhaseError>;
+    fn update(
+        &mut self,
+        handle: ProxyHandle,
+        aabb: Aabb<T>,
+        displacement: Vector3<T>,
+    ) -> Result<bool, BroadPhaseError>;
 
     /// The object's tight box.
     ///
@@ -75,32 +80,50 @@ pub trait BroadPhase<T: Scalar, U> {
     ///
     /// # Errors
     /// Non-finite or inverted query box.
-    fn query_aabb(&self, aabb: &Aabb<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError>;
+    fn query_aabb(&self, aabb: &Aabb<T>, out: &mut Vec<ProxyHandle>)
+    -> Result<(), BroadPhaseError>;
 
     /// Objects whose boxes contain `point`, sorted by handle.
     ///
     /// # Errors
     /// Non-finite point.
-    fn query_point(&self, point: &Point3<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError>;
+    fn query_point(
+        &self,
+        point: &Point3<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError>;
 
     /// Every object whose box the ray `origin + t dir`, `0 <= t <= max_t`, hits,
     /// sorted by entry parameter then handle.
     ///
     /// # Errors
     /// Non-finite ray, negative or NaN `max_t` (`T::INFINITY` is allowed).
-    fn cast_ray_all(&self, ray: &Ray<T>, max_t: T, out: &mut Vec<RayHit<T>>) -> Result<(), BroadPhaseError>;
+    fn cast_ray_all(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+        out: &mut Vec<RayHit<T>>,
+    ) -> Result<(), BroadPhaseError>;
 
     /// The first box the ray hits within `[0, max_t]` (smallest entry
     /// parameter; ties go to the smaller handle).
     ///
     /// # Errors
     /// As for [`cast_ray_all`](Self::cast_ray_all).
-    fn cast_ray_closest(&self, ray: &Ray<T>, max_t: T) -> Result<Option<RayHit<T>>, BroadPhaseError>;
+    fn cast_ray_closest(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+    ) -> Result<Option<RayHit<T>>, BroadPhaseError>;
 }
 
 /// Sorts ray hits by `t`, then handle (all `t` are finite).
 pub(crate) fn sort_hits<T: Scalar>(hits: &mut [RayHit<T>]) {
-    hits.sort_unstable_by(|x, y| x.t.partial_cmp(&y.t).unwrap_or(core::cmp::Ordering::Equal).then(x.handle.cmp(&y.handle)));
+    hits.sort_unstable_by(|x, y| {
+        x.t.partial_cmp(&y.t)
+            .unwrap_or(core::cmp::Ordering::Equal)
+            .then(x.handle.cmp(&y.handle))
+    });
 }
 
 /// `true` when hit `x` should be preferred over `y` as the closest.

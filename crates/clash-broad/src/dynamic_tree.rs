@@ -38,7 +38,13 @@ impl<T: Scalar> Node<T> {
     }
     pub(crate) fn empty() -> Self {
         let o = Point3::origin();
-        Self { aabb: Aabb { min: o, max: o }, parent: NULL, child: [NULL, NULL], height: FREE, proxy: NULL }
+        Self {
+            aabb: Aabb { min: o, max: o },
+            parent: NULL,
+            child: [NULL, NULL],
+            height: FREE,
+            proxy: NULL,
+        }
     }
 }
 
@@ -95,6 +101,14 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) search: Vec<(T, u32)>,
     /// Scratch of the pair traversal.
     pub(crate) pair_stack: Vec<(u32, u32)>,
+    /// Slots whose fat box changed (inserted or re-inserted) since the last pair enumeration.
+    pub(crate) moved: Vec<u32>,
+    /// Per slot: is it in `moved`?
+    pub(crate) moved_flag: Vec<bool>,
+    /// Pairs of slots (smaller first) whose fat boxes overlapped at the last
+    /// pair enumeration; valid when `fat_pairs_valid`.
+    pub(crate) fat_pairs: Vec<(u32, u32)>,
+    pub(crate) fat_pairs_valid: bool,
 }
 
 impl<T: Scalar, U> DynamicTree<T, U> {
@@ -130,6 +144,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             prediction,
             search: Vec::new(),
             pair_stack: Vec::new(),
+            moved: Vec::new(),
+            moved_flag: Vec::new(),
+            fat_pairs: Vec::new(),
+            fat_pairs_valid: false,
         })
     }
 
@@ -155,7 +173,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
     /// Height of the tree: 0 for a single leaf, 0 also when empty.
     pub fn height(&self) -> u32 {
-        if self.root == NULL { 0 } else { self.nodes[self.root as usize].height }
+        if self.root == NULL {
+            0
+        } else {
+            self.nodes[self.root as usize].height
+        }
     }
 
     /// The fat box under which the object is stored (contains its tight box).
@@ -182,7 +204,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn data(&self, handle: ProxyHandle) -> Result<&U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        Ok(self.slots.data[i].as_ref().expect("resolved slots are live"))
+        Ok(self.slots.data[i]
+            .as_ref()
+            .expect("resolved slots are live"))
     }
 
     /// The object's user data, mutably.
@@ -191,12 +215,16 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn data_mut(&mut self, handle: ProxyHandle) -> Result<&mut U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        Ok(self.slots.data[i].as_mut().expect("resolved slots are live"))
+        Ok(self.slots.data[i]
+            .as_mut()
+            .expect("resolved slots are live"))
     }
 
     /// Handles of all objects, in slot order.
     pub fn handles(&self) -> impl Iterator<Item = ProxyHandle> + '_ {
-        (0..self.slots.capacity() as u32).filter(|&i| self.slots.is_live(i as usize)).map(|i| self.slots.handle(i))
+        (0..self.slots.capacity() as u32)
+            .filter(|&i| self.slots.is_live(i as usize))
+            .map(|i| self.slots.handle(i))
     }
 
     /// Adds an object with tight box `aabb`; O(log n) expected.
@@ -217,8 +245,15 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             }
         };
         let fat = fatten(&aabb, self.margin, &Vector3::zeros(), self.prediction);
-        self.nodes[leaf as usize] = Node { aabb: fat, parent: NULL, child: [NULL, NULL], height: 0, proxy: slot };
+        self.nodes[leaf as usize] = Node {
+            aabb: fat,
+            parent: NULL,
+            child: [NULL, NULL],
+            height: 0,
+            proxy: slot,
+        };
         self.insert_leaf(leaf);
+        self.mark_moved(slot);
         Ok(self.slots.handle(slot))
     }
 
@@ -244,14 +279,21 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
-    pub fn update(&mut self, handle: ProxyHandle, aabb: Aabb<T>, displacement: Vector3<T>) -> Result<bool, BroadPhaseError> {
+    pub fn update(
+        &mut self,
+        handle: ProxyHandle,
+        aabb: Aabb<T>,
+        displacement: Vector3<T>,
+    ) -> Result<bool, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
         check_aabb(&aabb)?;
         check_vector(&displacement, "displacement")?;
         let fat = fatten(&aabb, self.margin, &displacement, self.prediction);
         for k in 0..3 {
             if !fat.min[k].finite() || !fat.max[k].finite() {
-                return Err(BroadPhaseError::NonFinite { what: "displacement" });
+                return Err(BroadPhaseError::NonFinite {
+                    what: "displacement",
+                });
             }
         }
         self.slots.aabb[i] = aabb;
@@ -259,16 +301,23 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let old = self.nodes[leaf as usize].aabb;
         if contains(&old, &aabb) {
             // Still inside; keep the fat box unless it is far too large.
-            let slack = self.margin * T::lit(4.0);
+            let reach = displacement
+                .x
+                .abs()
+                .max_of(displacement.y.abs())
+                .max_of(displacement.z.abs());
+            let slack = self.margin * T::lit(4.0) + self.prediction * reach;
             let s = Vector3::new(slack, slack, slack);
-            let huge = Aabb { min: fat.min - s, max: fat.max + s };
+            let huge = Aabb {
+                min: fat.min - s,
+                max: fat.max + s,
+            };
             if contains(&huge, &old) {
                 return Ok(false);
             }
         }
-        self.remove_leaf(leaf);
-        self.nodes[leaf as usize].aabb = fat;
-        self.insert_leaf(leaf);
+        self.move_leaf(leaf, fat);
+        self.mark_moved(i as u32);
         Ok(true)
     }
 
@@ -278,7 +327,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// The first non-finite or inverted box; capacity exceeded.
-    pub fn insert_bulk(&mut self, items: impl IntoIterator<Item = (Aabb<T>, U)>) -> Result<Vec<ProxyHandle>, BroadPhaseError> {
+    pub fn insert_bulk(
+        &mut self,
+        items: impl IntoIterator<Item = (Aabb<T>, U)>,
+    ) -> Result<Vec<ProxyHandle>, BroadPhaseError> {
         let items: Vec<(Aabb<T>, U)> = items.into_iter().collect();
         for (b, _) in &items {
             check_aabb(b)?;
@@ -292,11 +344,31 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let slot = self.slots.insert(aabb, data, leaf)?;
             let fat = fatten(&aabb, self.margin, &Vector3::zeros(), self.prediction);
             // Unlinked leaf: the rebuild below links every leaf.
-            self.nodes[leaf as usize] = Node { aabb: fat, parent: NULL, child: [NULL, NULL], height: 0, proxy: slot };
+            self.nodes[leaf as usize] = Node {
+                aabb: fat,
+                parent: NULL,
+                child: [NULL, NULL],
+                height: 0,
+                proxy: slot,
+            };
             handles.push(self.slots.handle(slot));
         }
         self.rebuild();
+        // Many new leaves: the next pair enumeration traverses the whole tree.
+        self.fat_pairs_valid = false;
         Ok(handles)
+    }
+
+    /// Records that the fat box of `slot` changed, for the incremental pair enumeration.
+    fn mark_moved(&mut self, slot: u32) {
+        let s = slot as usize;
+        if self.moved_flag.len() <= s {
+            self.moved_flag.resize(s + 1, false);
+        }
+        if !self.moved_flag[s] {
+            self.moved_flag[s] = true;
+            self.moved.push(slot);
+        }
     }
 
     /// Takes a node from the free list (or grows the array).
@@ -336,10 +408,19 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let [a, b] = self.nodes[n as usize].child;
             let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
             let aabb = union(&na.aabb, &nb.aabb);
+            let old = self.nodes[n as usize];
             self.nodes[n as usize].aabb = aabb;
-            self.rotate(n);
+            let rotated = self.rotate(n);
             let [a, b] = self.nodes[n as usize].child;
-            self.nodes[n as usize].height = 1 + self.nodes[a as usize].height.max(self.nodes[b as usize].height);
+            let height = 1 + self.nodes[a as usize]
+                .height
+                .max(self.nodes[b as usize].height);
+            self.nodes[n as usize].height = height;
+            if !rotated && aabb == old.aabb && height == old.height {
+                // Nothing above can change: every ancestor's box and height
+                // depend on this node only through its box and height.
+                return;
+            }
             n = self.nodes[n as usize].parent;
         }
     }
@@ -368,22 +449,45 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.refit_upward(grand);
     }
 
+    /// Gives a leaf a new fat box: the leaf is removed and re-inserted from
+    /// the root (O(log n); its node is reused, so its handle is unchanged).
+    /// Re-inserting from the root rather than keeping the leaf near its old
+    /// place is what keeps the tree's SAH cost close to a fresh build.
+    fn move_leaf(&mut self, leaf: u32, fat: Aabb<T>) {
+        self.remove_leaf(leaf);
+        self.nodes[leaf as usize].aabb = fat;
+        self.insert_leaf(leaf);
+    }
+
     /// Links an unlinked leaf (its fat box set) into the tree next to the
     /// best sibling, then refits and rotates up to the root.
     pub(crate) fn insert_leaf(&mut self, leaf: u32) {
+        self.insert_leaf_at(leaf, self.root);
+    }
+
+    /// As [`insert_leaf`](Self::insert_leaf), searching for the sibling in
+    /// the subtree under `start` only.
+    pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32) {
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;
             return;
         }
         let leaf_box = self.nodes[leaf as usize].aabb;
-        let sibling = self.best_sibling(&leaf_box);
+        let sibling = self.best_sibling(&leaf_box, start);
         let old_parent = self.nodes[sibling as usize].parent;
         // alloc cannot fail here: the node count is bounded by twice the slot count.
-        let new_parent = self.alloc_node().expect("node capacity is twice the slot capacity");
+        let new_parent = self
+            .alloc_node()
+            .expect("node capacity is twice the slot capacity");
         let s = &self.nodes[sibling as usize];
-        self.nodes[new_parent as usize] =
-            Node { aabb: union(&leaf_box, &s.aabb), parent: old_parent, child: [sibling, leaf], height: s.height + 1, proxy: NULL };
+        self.nodes[new_parent as usize] = Node {
+            aabb: union(&leaf_box, &s.aabb),
+            parent: old_parent,
+            child: [sibling, leaf],
+            height: s.height + 1,
+            proxy: NULL,
+        };
         self.nodes[sibling as usize].parent = new_parent;
         self.nodes[leaf as usize].parent = new_parent;
         if old_parent == NULL {

@@ -41,6 +41,10 @@ pub struct ProxyPair {
 impl ProxyPair {
     /// The pair of `x` and `y` in canonical order (`a < b`).
     pub fn new(x: ProxyHandle, y: ProxyHandle) -> Self {
-        if x <= y { Self { a: x, b: y } } else { Self { a: y, b: x } }
+        if x <= y {
+            Self { a: x, b: y }
+        } else {
+            Self { a: y, b: x }
+        }
     }
 }

@@ -13,7 +13,11 @@ pub(crate) struct NodeStack {
 impl NodeStack {
     #[inline]
     pub(crate) fn new() -> Self {
-        Self { inline: [NULL; INLINE], len: 0, spill: Vec::new() }
+        Self {
+            inline: [NULL; INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
     }
     #[inline]
     pub(crate) fn push(&mut self, n: u32) {

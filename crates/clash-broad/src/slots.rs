@@ -25,7 +25,14 @@ pub(crate) struct Slots<T: Scalar, U> {
 
 impl<T: Scalar, U> Default for Slots<T, U> {
     fn default() -> Self {
-        Self { generation: Vec::new(), link: Vec::new(), aabb: Vec::new(), data: Vec::new(), free_head: NULL, len: 0 }
+        Self {
+            generation: Vec::new(),
+            link: Vec::new(),
+            aabb: Vec::new(),
+            data: Vec::new(),
+            free_head: NULL,
+            len: 0,
+        }
     }
 }
 
@@ -66,7 +73,12 @@ impl<T: Scalar, U> Slots<T, U> {
     }
 
     /// Stores an object, reusing a free slot when there is one.
-    pub(crate) fn insert(&mut self, aabb: Aabb<T>, data: U, link: u32) -> Result<u32, BroadPhaseError> {
+    pub(crate) fn insert(
+        &mut self,
+        aabb: Aabb<T>,
+        data: U,
+        link: u32,
+    ) -> Result<u32, BroadPhaseError> {
         let i = if self.free_head != NULL {
             let i = self.free_head;
             self.free_head = self.link[i as usize];
@@ -75,7 +87,8 @@ impl<T: Scalar, U> Slots<T, U> {
             self.link[i as usize] = link;
             i
         } else {
-            let i = u32::try_from(self.generation.len()).map_err(|_| BroadPhaseError::CapacityExceeded)?;
+            let i = u32::try_from(self.generation.len())
+                .map_err(|_| BroadPhaseError::CapacityExceeded)?;
             if i >= NULL - 1 {
                 return Err(BroadPhaseError::CapacityExceeded);
             }
@@ -108,14 +121,20 @@ impl<T: Scalar, U> Slots<T, U> {
         while f != NULL {
             let i = f as usize;
             if i >= self.capacity() || on_list[i] || self.is_live(i) {
-                return Err(BroadPhaseError::InvariantViolated { node: f, what: "slot free list is corrupt" });
+                return Err(BroadPhaseError::InvariantViolated {
+                    node: f,
+                    what: "slot free list is corrupt",
+                });
             }
             on_list[i] = true;
             count += 1;
             f = self.link[i];
         }
         if count + self.len != self.capacity() {
-            return Err(BroadPhaseError::InvariantViolated { node: NULL, what: "slot count mismatch" });
+            return Err(BroadPhaseError::InvariantViolated {
+                node: NULL,
+                what: "slot count mismatch",
+            });
         }
         Ok(())
     }

@@ -49,7 +49,11 @@ pub struct SortAndSweep<T: Scalar, U = ()> {
 
 impl<T: Scalar, U> Default for SortAndSweep<T, U> {
     fn default() -> Self {
-        Self { slots: Slots::default(), entries: Vec::new(), axis: 0 }
+        Self {
+            slots: Slots::default(),
+            entries: Vec::new(),
+            axis: 0,
+        }
     }
 }
 
@@ -74,7 +78,8 @@ impl<T: Scalar, U> SortAndSweep<T, U> {
 impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
     fn insert(&mut self, aabb: Aabb<T>, data: U) -> Result<ProxyHandle, BroadPhaseError> {
         check_aabb(&aabb)?;
-        let pos = u32::try_from(self.entries.len()).map_err(|_| BroadPhaseError::CapacityExceeded)?;
+        let pos =
+            u32::try_from(self.entries.len()).map_err(|_| BroadPhaseError::CapacityExceeded)?;
         let slot = self.slots.insert(aabb, data, pos)?;
         self.entries.push(Entry { aabb, slot });
         Ok(self.slots.handle(slot))
@@ -90,7 +95,12 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
         Ok(self.slots.remove(i))
     }
 
-    fn update(&mut self, handle: ProxyHandle, aabb: Aabb<T>, displacement: Vector3<T>) -> Result<bool, BroadPhaseError> {
+    fn update(
+        &mut self,
+        handle: ProxyHandle,
+        aabb: Aabb<T>,
+        displacement: Vector3<T>,
+    ) -> Result<bool, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
         check_aabb(&aabb)?;
         check_vector(&displacement, "displacement")?;
@@ -105,7 +115,9 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
 
     fn data(&self, handle: ProxyHandle) -> Result<&U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        Ok(self.slots.data[i].as_ref().expect("resolved slots are live"))
+        Ok(self.slots.data[i]
+            .as_ref()
+            .expect("resolved slots are live"))
     }
 
     fn len(&self) -> usize {
@@ -116,7 +128,11 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
         out.clear();
         let axis = self.axis;
         // Boxes are finite (checked on entry), so the comparison is total.
-        self.entries.sort_by(|x, y| x.aabb.min[axis].partial_cmp(&y.aabb.min[axis]).unwrap_or(core::cmp::Ordering::Equal));
+        self.entries.sort_by(|x, y| {
+            x.aabb.min[axis]
+                .partial_cmp(&y.aabb.min[axis])
+                .unwrap_or(core::cmp::Ordering::Equal)
+        });
         let mut sum = [0.0f64; 3];
         let mut sum2 = [0.0f64; 3];
         for (i, e) in self.entries.iter().enumerate() {
@@ -132,7 +148,10 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
                     break;
                 }
                 if overlaps(&e.aabb, &f.aabb) {
-                    out.push(ProxyPair::new(self.slots.handle(e.slot), self.slots.handle(f.slot)));
+                    out.push(ProxyPair::new(
+                        self.slots.handle(e.slot),
+                        self.slots.handle(f.slot),
+                    ));
                 }
             }
         }
@@ -143,7 +162,11 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
         out.sort_unstable();
     }
 
-    fn query_aabb(&self, aabb: &Aabb<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError> {
         check_aabb(aabb)?;
         out.clear();
         self.scan(|e| {
@@ -155,7 +178,11 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
         Ok(())
     }
 
-    fn query_point(&self, point: &Point3<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    fn query_point(
+        &self,
+        point: &Point3<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError> {
         check_vector(&point.coords, "point")?;
         out.clear();
         self.scan(|e| {
@@ -167,26 +194,41 @@ impl<T: Scalar, U> BroadPhase<T, U> for SortAndSweep<T, U> {
         Ok(())
     }
 
-    fn cast_ray_all(&self, ray: &Ray<T>, max_t: T, out: &mut Vec<RayHit<T>>) -> Result<(), BroadPhaseError> {
+    fn cast_ray_all(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+        out: &mut Vec<RayHit<T>>,
+    ) -> Result<(), BroadPhaseError> {
         check_ray(ray, max_t)?;
         out.clear();
         let slab = RaySlab::new(ray, max_t);
         self.scan(|e| {
             if let Some(t) = slab.entry(&e.aabb) {
-                out.push(RayHit { handle: self.slots.handle(e.slot), t });
+                out.push(RayHit {
+                    handle: self.slots.handle(e.slot),
+                    t,
+                });
             }
         });
         sort_hits(out);
         Ok(())
     }
 
-    fn cast_ray_closest(&self, ray: &Ray<T>, max_t: T) -> Result<Option<RayHit<T>>, BroadPhaseError> {
+    fn cast_ray_closest(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+    ) -> Result<Option<RayHit<T>>, BroadPhaseError> {
         check_ray(ray, max_t)?;
         let slab = RaySlab::new(ray, max_t);
         let mut best: Option<RayHit<T>> = None;
         self.scan(|e| {
             if let Some(t) = slab.entry(&e.aabb) {
-                let h = RayHit { handle: self.slots.handle(e.slot), t };
+                let h = RayHit {
+                    handle: self.slots.handle(e.slot),
+                    t,
+                };
                 if best.is_none_or(|b| closer(&h, &b)) {
                     best = Some(h);
                 }

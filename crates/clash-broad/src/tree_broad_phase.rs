@@ -10,7 +10,12 @@ impl<T: Scalar, U> BroadPhase<T, U> for DynamicTree<T, U> {
     fn remove(&mut self, handle: ProxyHandle) -> Result<U, BroadPhaseError> {
         DynamicTree::remove(self, handle)
     }
-    fn update(&mut self, handle: ProxyHandle, aabb: Aabb<T>, displacement: Vector3<T>) -> Result<bool, BroadPhaseError> {
+    fn update(
+        &mut self,
+        handle: ProxyHandle,
+        aabb: Aabb<T>,
+        displacement: Vector3<T>,
+    ) -> Result<bool, BroadPhaseError> {
         DynamicTree::update(self, handle, aabb, displacement)
     }
     fn aabb(&self, handle: ProxyHandle) -> Result<&Aabb<T>, BroadPhaseError> {
@@ -25,16 +30,33 @@ impl<T: Scalar, U> BroadPhase<T, U> for DynamicTree<T, U> {
     fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
         DynamicTree::overlapping_pairs(self, out)
     }
-    fn query_aabb(&self, aabb: &Aabb<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    fn query_aabb(
+        &self,
+        aabb: &Aabb<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError> {
         DynamicTree::query_aabb(self, aabb, out)
     }
-    fn query_point(&self, point: &Point3<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    fn query_point(
+        &self,
+        point: &Point3<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError> {
         DynamicTree::query_point(self, point, out)
     }
-    fn cast_ray_all(&self, ray: &Ray<T>, max_t: T, out: &mut Vec<RayHit<T>>) -> Result<(), BroadPhaseError> {
+    fn cast_ray_all(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+        out: &mut Vec<RayHit<T>>,
+    ) -> Result<(), BroadPhaseError> {
         DynamicTree::cast_ray_all(self, ray, max_t, out)
     }
-    fn cast_ray_closest(&self, ray: &Ray<T>, max_t: T) -> Result<Option<RayHit<T>>, BroadPhaseError> {
+    fn cast_ray_closest(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+    ) -> Result<Option<RayHit<T>>, BroadPhaseError> {
         DynamicTree::cast_ray_closest(self, ray, max_t)
     }
 }

@@ -33,8 +33,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             .filter(|&i| self.slots.is_live(i))
             .map(|i| {
                 let aabb = self.nodes[self.slots.link[i] as usize].aabb;
-                let c = core::array::from_fn(|k| (aabb.min[k].to_f64() + aabb.max[k].to_f64()) * 0.5);
-                Item { aabb, centroid: c, proxy: i as u32 }
+                let c =
+                    core::array::from_fn(|k| (aabb.min[k].to_f64() + aabb.max[k].to_f64()) * 0.5);
+                Item {
+                    aabb,
+                    centroid: c,
+                    proxy: i as u32,
+                }
             })
             .collect();
         self.free_node = NULL;
@@ -63,7 +68,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, parent: u32) {
     if items.len() == 1 {
         let it = items[0];
-        nodes[0] = Node { aabb: it.aabb, parent, child: [NULL, NULL], height: 0, proxy: it.proxy };
+        nodes[0] = Node {
+            aabb: it.aabb,
+            parent,
+            child: [NULL, NULL],
+            height: 0,
+            proxy: it.proxy,
+        };
         return;
     }
     let m = split(items);
@@ -72,13 +83,22 @@ fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, par
     let (left_items, right_items) = items.split_at_mut(m);
     let (left, right) = (base + 1, base + 2 * m as u32);
     if left_items.len() + right_items.len() >= PARALLEL_MIN {
-        rayon::join(|| build(left_items, left_nodes, left, base), || build(right_items, right_nodes, right, base));
+        rayon::join(
+            || build(left_items, left_nodes, left, base),
+            || build(right_items, right_nodes, right, base),
+        );
     } else {
         build(left_items, left_nodes, left, base);
         build(right_items, right_nodes, right, base);
     }
     let (l, r) = (&left_nodes[0], &right_nodes[0]);
-    *root = Node { aabb: union(&l.aabb, &r.aabb), parent, child: [left, right], height: 1 + l.height.max(r.height), proxy: NULL };
+    *root = Node {
+        aabb: union(&l.aabb, &r.aabb),
+        parent,
+        child: [left, right],
+        height: 1 + l.height.max(r.height),
+        proxy: NULL,
+    };
 }
 
 /// Partitions `items` (at least two) by the cheapest binned SAH split over

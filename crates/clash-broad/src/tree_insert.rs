@@ -7,25 +7,37 @@ use crate::aabb_ops::{surface_area, union};
 use clash_bv::Aabb;
 use clash_math::Scalar;
 
+/// Largest number of nodes the branch-and-bound sibling search visits.
+pub(crate) const SEARCH_BUDGET: usize = 64;
+
 impl<T: Scalar, U> DynamicTree<T, U> {
-    /// The node under whose new parent a leaf with box `b` costs least.
+    /// The node of the subtree under `start` under whose new parent a leaf
+    /// with box `b` costs least.
     ///
     /// Making node `s` the sibling costs `SA(s ∪ b)` for the new parent plus,
     /// for every ancestor `a` of `s`, the growth `SA(a ∪ b) - SA(a)` (RTCD
-    /// §6.2.3.1's inheritance cost). Below a node, no sibling costs less than
-    /// `SA(b)` plus the inherited growth, which prunes the depth-first search;
-    /// the result is the exact minimum over the whole tree.
-    pub(crate) fn best_sibling(&mut self, b: &Aabb<T>) -> u32 {
+    /// §6.2.3.1's inheritance cost). A greedy root-to-leaf descent (RTCD
+    /// §6.2.3's "single root-leaf traversal") gives a first candidate; a
+    /// depth-first branch and bound (the best-first search RTCD §6.2.3
+    /// mentions, after Bittner et al. 2012) then looks for a cheaper one:
+    /// below a node, no sibling costs less than `SA(b)` plus the inherited
+    /// growth, which prunes the search. The search stops after
+    /// [`SEARCH_BUDGET`] nodes, so an insertion stays O(log n).
+    pub(crate) fn best_sibling(&mut self, b: &Aabb<T>, start: u32) -> u32 {
         let area_leaf = surface_area(b);
-        let mut best = self.root;
-        let mut best_cost = T::INFINITY;
+        let (mut best, mut best_cost) = self.greedy_sibling(b, area_leaf, start);
         let mut stack = core::mem::take(&mut self.search);
         stack.clear();
-        stack.push((T::ZERO, self.root));
+        stack.push((T::ZERO, start));
+        let mut budget = SEARCH_BUDGET;
         while let Some((inherited, n)) = stack.pop() {
             if area_leaf + inherited >= best_cost {
                 continue;
             }
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
             let node = &self.nodes[n as usize];
             let direct = surface_area(&union(&node.aabb, b));
             let cost = direct + inherited;
@@ -41,9 +53,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 continue;
             }
             let [c0, c1] = node.child;
-            let d0 = surface_area(&union(&self.nodes[c0 as usize].aabb, b));
-            let d1 = surface_area(&union(&self.nodes[c1 as usize].aabb, b));
-            // Visit the cheaper child first (pushed last).
+            let d0 = surface_area(&union(&self.nodes[c0 as usize].aabb, b))
+                - surface_area(&self.nodes[c0 as usize].aabb);
+            let d1 = surface_area(&union(&self.nodes[c1 as usize].aabb, b))
+                - surface_area(&self.nodes[c1 as usize].aabb);
+            // Visit the child that grows least first (pushed last).
             if d0 <= d1 {
                 stack.push((child_inherited, c1));
                 stack.push((child_inherited, c0));
@@ -56,12 +70,51 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         best
     }
 
+    /// Greedy descent: from the root, go down into the child whose cost
+    /// bound is lowest while that beats making the current node the sibling.
+    /// Returns the node and its cost.
+    fn greedy_sibling(&self, b: &Aabb<T>, area_leaf: T, start: u32) -> (u32, T) {
+        let mut n = start;
+        let mut inherited = T::ZERO;
+        loop {
+            let node = &self.nodes[n as usize];
+            let combined = surface_area(&union(&node.aabb, b));
+            let cost_here = combined + inherited;
+            if node.is_leaf() {
+                return (n, cost_here);
+            }
+            let child_inherited = inherited + combined - surface_area(&node.aabb);
+            let mut best_child = None;
+            let mut best_cost = cost_here;
+            for c in node.child {
+                let cn = &self.nodes[c as usize];
+                let direct = surface_area(&union(&cn.aabb, b));
+                let bound = if cn.is_leaf() {
+                    direct + child_inherited
+                } else {
+                    direct - surface_area(&cn.aabb) + child_inherited + area_leaf
+                };
+                if bound < best_cost {
+                    best_cost = bound;
+                    best_child = Some(c);
+                }
+            }
+            match best_child {
+                Some(c) => {
+                    inherited = child_inherited;
+                    n = c;
+                }
+                None => return (n, cost_here),
+            }
+        }
+    }
+
     /// Tree rotation at internal node `a` with children `b` and `c`: swapping
     /// `b` with a grandchild under `c` (or `c` with one under `b`) keeps the
     /// box of `a` but changes the box of the child that receives the swapped
     /// node. The swap that shrinks that box's surface area most is applied
     /// (Kensler, *Tree Rotations for Improving Bounding Volume Hierarchies*, 2008).
-    pub(crate) fn rotate(&mut self, a: u32) {
+    pub(crate) fn rotate(&mut self, a: u32) -> bool {
         let [b, c] = self.nodes[a as usize].child;
         // (area gain, node taken down, grandchild lifted, child receiving, grandchild slot)
         let mut best: Option<(T, u32, u32, u32, usize)> = None;
@@ -82,7 +135,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 }
             }
         }
-        let Some((_, down, lifted, other, k)) = best else { return };
+        let Some((_, down, lifted, other, k)) = best else {
+            return false;
+        };
         // `down` takes `lifted`'s place under `other`; `lifted` takes `down`'s under `a`.
         let slot_in_a = usize::from(self.nodes[a as usize].child[1] == down);
         self.nodes[a as usize].child[slot_in_a] = lifted;
@@ -96,5 +151,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let o = &mut self.nodes[other as usize];
         o.aabb = aabb;
         o.height = height;
+        true
     }
 }

@@ -15,13 +15,20 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// Non-finite or inverted query box.
-    pub fn query_aabb_with(&self, aabb: &Aabb<T>, mut f: impl FnMut(ProxyHandle)) -> Result<(), BroadPhaseError> {
+    pub fn query_aabb_with(
+        &self,
+        aabb: &Aabb<T>,
+        mut f: impl FnMut(ProxyHandle),
+    ) -> Result<(), BroadPhaseError> {
         check_aabb(aabb)?;
-        self.visit(|b| overlaps(b, aabb), |slot| {
-            if overlaps(&self.slots.aabb[slot as usize], aabb) {
-                f(self.slots.handle(slot));
-            }
-        });
+        self.visit(
+            |b| overlaps(b, aabb),
+            |slot| {
+                if overlaps(&self.slots.aabb[slot as usize], aabb) {
+                    f(self.slots.handle(slot));
+                }
+            },
+        );
         Ok(())
     }
 
@@ -29,7 +36,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// Non-finite or inverted query box.
-    pub fn query_aabb(&self, aabb: &Aabb<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    pub fn query_aabb(
+        &self,
+        aabb: &Aabb<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError> {
         out.clear();
         self.query_aabb_with(aabb, |h| out.push(h))?;
         out.sort_unstable();
@@ -40,14 +51,21 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// Non-finite point.
-    pub fn query_point(&self, point: &Point3<T>, out: &mut Vec<ProxyHandle>) -> Result<(), BroadPhaseError> {
+    pub fn query_point(
+        &self,
+        point: &Point3<T>,
+        out: &mut Vec<ProxyHandle>,
+    ) -> Result<(), BroadPhaseError> {
         check_vector(&point.coords, "point")?;
         out.clear();
-        self.visit(|b| contains_point(b, point), |slot| {
-            if contains_point(&self.slots.aabb[slot as usize], point) {
-                out.push(self.slots.handle(slot));
-            }
-        });
+        self.visit(
+            |b| contains_point(b, point),
+            |slot| {
+                if contains_point(&self.slots.aabb[slot as usize], point) {
+                    out.push(self.slots.handle(slot));
+                }
+            },
+        );
         out.sort_unstable();
         Ok(())
     }
@@ -57,15 +75,26 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// Non-finite ray; negative or NaN `max_t`.
-    pub fn cast_ray_all(&self, ray: &Ray<T>, max_t: T, out: &mut Vec<RayHit<T>>) -> Result<(), BroadPhaseError> {
+    pub fn cast_ray_all(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+        out: &mut Vec<RayHit<T>>,
+    ) -> Result<(), BroadPhaseError> {
         check_ray(ray, max_t)?;
         out.clear();
         let slab = RaySlab::new(ray, max_t);
-        self.visit(|b| slab.entry(b).is_some(), |slot| {
-            if let Some(t) = slab.entry(&self.slots.aabb[slot as usize]) {
-                out.push(RayHit { handle: self.slots.handle(slot), t });
-            }
-        });
+        self.visit(
+            |b| slab.entry(b).is_some(),
+            |slot| {
+                if let Some(t) = slab.entry(&self.slots.aabb[slot as usize]) {
+                    out.push(RayHit {
+                        handle: self.slots.handle(slot),
+                        t,
+                    });
+                }
+            },
+        );
         sort_hits(out);
         Ok(())
     }
@@ -75,7 +104,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// # Errors
     /// Non-finite ray; negative or NaN `max_t`.
-    pub fn cast_ray_closest(&self, ray: &Ray<T>, max_t: T) -> Result<Option<RayHit<T>>, BroadPhaseError> {
+    pub fn cast_ray_closest(
+        &self,
+        ray: &Ray<T>,
+        max_t: T,
+    ) -> Result<Option<RayHit<T>>, BroadPhaseError> {
         self.cast_ray_closest_with(ray, max_t, |_, t| Some(t))
     }
 
@@ -103,13 +136,17 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         stack.push(self.root);
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
-            let Some(t_node) = slab.entry(&node.aabb) else { continue };
+            let Some(t_node) = slab.entry(&node.aabb) else {
+                continue;
+            };
             if best.is_some_and(|b| t_node > b.t) {
                 continue;
             }
             if node.is_leaf() {
                 let slot = node.proxy;
-                let Some(t_box) = slab.entry(&self.slots.aabb[slot as usize]) else { continue };
+                let Some(t_box) = slab.entry(&self.slots.aabb[slot as usize]) else {
+                    continue;
+                };
                 if best.is_some_and(|b| t_box > b.t) {
                     continue;
                 }

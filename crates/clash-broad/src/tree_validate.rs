@@ -16,7 +16,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// # Errors
     /// [`BroadPhaseError::InvariantViolated`] naming the first broken invariant.
     pub fn validate(&self) -> Result<(), BroadPhaseError> {
-        let bad = |node: u32, what: &'static str| Err(BroadPhaseError::InvariantViolated { node, what });
+        let bad =
+            |node: u32, what: &'static str| Err(BroadPhaseError::InvariantViolated { node, what });
         self.slots.validate()?;
         let n = self.nodes.len();
         let mut seen = vec![false; n];
@@ -41,7 +42,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     return bad(i, "free node reachable from the root");
                 }
                 for k in 0..3 {
-                    if !node.aabb.min[k].finite() || !node.aabb.max[k].finite() || node.aabb.min[k] > node.aabb.max[k] {
+                    if !node.aabb.min[k].finite()
+                        || !node.aabb.max[k].finite()
+                        || node.aabb.min[k] > node.aabb.max[k]
+                    {
                         return bad(i, "node box not finite or inverted");
                     }
                 }
@@ -51,7 +55,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                         return bad(i, "malformed leaf");
                     }
                     let slot = node.proxy as usize;
-                    if slot >= self.slots.capacity() || !self.slots.is_live(slot) || self.slots.link[slot] != i {
+                    if slot >= self.slots.capacity()
+                        || !self.slots.is_live(slot)
+                        || self.slots.link[slot] != i
+                    {
                         return bad(i, "leaf and object slot do not point at each other");
                     }
                     if !contains(&node.aabb, &self.slots.aabb[slot]) {
@@ -72,7 +79,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     if union(&na.aabb, &nb.aabb) != node.aabb {
                         return bad(i, "box is not the union of the children's boxes");
                     }
-                    if na.height == FREE || nb.height == FREE || node.height != 1 + na.height.max(nb.height) {
+                    if na.height == FREE
+                        || nb.height == FREE
+                        || node.height != 1 + na.height.max(nb.height)
+                    {
                         return bad(i, "height inconsistent");
                     }
                     stack.push(a);
@@ -97,7 +107,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             f = self.nodes[f as usize].parent;
         }
         if free + reached != n {
-            return bad(NULL, "nodes leaked: neither in the tree nor on the free list");
+            return bad(
+                NULL,
+                "nodes leaked: neither in the tree nor on the free list",
+            );
         }
         Ok(())
     }

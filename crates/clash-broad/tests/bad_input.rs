@@ -1,49 +1,105 @@
 //! Bad input gives a typed error and leaves the structure untouched:
 //! NaN and inverted boxes, NaN displacements and queries, stale, removed
 //! and never-issued handles (including a reused slot's old handle).
-use clash_broad::{BroadPhase, BroadPhaseError, DynamicTree, PairTracker, ProxyHandle, SortAndSweep};
+use clash_broad::{
+    BroadPhase, BroadPhaseError, DynamicTree, PairTracker, ProxyHandle, SortAndSweep,
+};
 use clash_bv::Aabb;
 use clash_math::{Point3, Ray, Vector3};
 
 fn cube(x: f64) -> Aabb<f64> {
-    Aabb { min: Point3::new(x, 0.0, 0.0), max: Point3::new(x + 1.0, 1.0, 1.0) }
+    Aabb {
+        min: Point3::new(x, 0.0, 0.0),
+        max: Point3::new(x + 1.0, 1.0, 1.0),
+    }
 }
 
 fn nan_box() -> Aabb<f64> {
-    Aabb { min: Point3::new(f64::NAN, 0.0, 0.0), max: Point3::new(1.0, 1.0, 1.0) }
+    Aabb {
+        min: Point3::new(f64::NAN, 0.0, 0.0),
+        max: Point3::new(1.0, 1.0, 1.0),
+    }
 }
 
 fn inverted() -> Aabb<f64> {
-    Aabb { min: Point3::new(0.0, 0.0, 2.0), max: Point3::new(1.0, 1.0, 1.0) }
+    Aabb {
+        min: Point3::new(0.0, 0.0, 2.0),
+        max: Point3::new(1.0, 1.0, 1.0),
+    }
 }
 
 /// Every refusal on a populated broad phase; `check` validates it after each.
 fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
-    let handles: Vec<ProxyHandle> = (0..20).map(|i| bp.insert(cube(i as f64 * 0.45), i).unwrap()).collect();
+    let handles: Vec<ProxyHandle> = (0..20)
+        .map(|i| bp.insert(cube(i as f64 * 0.45), i).unwrap())
+        .collect();
     let mut tracker = PairTracker::new();
     tracker.step(bp);
     let before = tracker.pairs().to_vec();
-    assert_eq!(before.len(), 19 + 18, "neighbours overlap, and so do next-but-one neighbours");
+    assert_eq!(
+        before.len(),
+        19 + 18,
+        "neighbours overlap, and so do next-but-one neighbours"
+    );
     check(bp);
 
-    assert_eq!(bp.insert(nan_box(), 99), Err(BroadPhaseError::NonFinite { what: "aabb" }));
-    let inf = Aabb { min: Point3::new(0.0, f64::NEG_INFINITY, 0.0), max: Point3::new(1.0, 1.0, 1.0) };
-    assert_eq!(bp.insert(inf, 99), Err(BroadPhaseError::NonFinite { what: "aabb" }));
-    assert_eq!(bp.insert(inverted(), 99), Err(BroadPhaseError::InvertedAabb { axis: 2 }));
+    assert_eq!(
+        bp.insert(nan_box(), 99),
+        Err(BroadPhaseError::NonFinite { what: "aabb" })
+    );
+    let inf = Aabb {
+        min: Point3::new(0.0, f64::NEG_INFINITY, 0.0),
+        max: Point3::new(1.0, 1.0, 1.0),
+    };
+    assert_eq!(
+        bp.insert(inf, 99),
+        Err(BroadPhaseError::NonFinite { what: "aabb" })
+    );
+    assert_eq!(
+        bp.insert(inverted(), 99),
+        Err(BroadPhaseError::InvertedAabb { axis: 2 })
+    );
     check(bp);
     let h = handles[3];
-    assert_eq!(bp.update(h, nan_box(), Vector3::zeros()), Err(BroadPhaseError::NonFinite { what: "aabb" }));
-    assert_eq!(bp.update(h, inverted(), Vector3::zeros()), Err(BroadPhaseError::InvertedAabb { axis: 2 }));
-    assert_eq!(bp.update(h, cube(50.0), Vector3::new(0.0, f64::NAN, 0.0)), Err(BroadPhaseError::NonFinite { what: "displacement" }));
-    assert_eq!(bp.aabb(h).unwrap(), &cube(3.0 * 0.45), "a refused update keeps the old box");
+    assert_eq!(
+        bp.update(h, nan_box(), Vector3::zeros()),
+        Err(BroadPhaseError::NonFinite { what: "aabb" })
+    );
+    assert_eq!(
+        bp.update(h, inverted(), Vector3::zeros()),
+        Err(BroadPhaseError::InvertedAabb { axis: 2 })
+    );
+    assert_eq!(
+        bp.update(h, cube(50.0), Vector3::new(0.0, f64::NAN, 0.0)),
+        Err(BroadPhaseError::NonFinite {
+            what: "displacement"
+        })
+    );
+    assert_eq!(
+        bp.aabb(h).unwrap(),
+        &cube(3.0 * 0.45),
+        "a refused update keeps the old box"
+    );
     check(bp);
 
     let unknown = ProxyHandle::new(1000, 0);
-    assert_eq!(bp.remove(unknown), Err(BroadPhaseError::UnknownHandle(unknown)));
-    assert_eq!(bp.update(unknown, cube(0.0), Vector3::zeros()), Err(BroadPhaseError::UnknownHandle(unknown)));
-    assert_eq!(bp.data(unknown), Err(BroadPhaseError::UnknownHandle(unknown)));
+    assert_eq!(
+        bp.remove(unknown),
+        Err(BroadPhaseError::UnknownHandle(unknown))
+    );
+    assert_eq!(
+        bp.update(unknown, cube(0.0), Vector3::zeros()),
+        Err(BroadPhaseError::UnknownHandle(unknown))
+    );
+    assert_eq!(
+        bp.data(unknown),
+        Err(BroadPhaseError::UnknownHandle(unknown))
+    );
     let wrong_generation = ProxyHandle::new(h.index(), h.generation() + 1);
-    assert_eq!(bp.remove(wrong_generation), Err(BroadPhaseError::StaleHandle(wrong_generation)));
+    assert_eq!(
+        bp.remove(wrong_generation),
+        Err(BroadPhaseError::StaleHandle(wrong_generation))
+    );
 
     // Removed, then the slot reused: the old handle stays stale.
     assert_eq!(bp.remove(h), Ok(3));
@@ -52,7 +108,10 @@ fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
     let reused = bp.insert(cube(100.0), 77).unwrap();
     assert_eq!(reused.index(), h.index(), "the free slot is reused");
     assert_ne!(reused, h);
-    assert_eq!(bp.update(h, cube(0.0), Vector3::zeros()), Err(BroadPhaseError::StaleHandle(h)));
+    assert_eq!(
+        bp.update(h, cube(0.0), Vector3::zeros()),
+        Err(BroadPhaseError::StaleHandle(h))
+    );
     assert_eq!(bp.aabb(h), Err(BroadPhaseError::StaleHandle(h)));
     assert_eq!(bp.data(reused), Ok(&77));
     check(bp);
@@ -62,12 +121,18 @@ fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
     let mut hits = Vec::new();
     assert!(bp.query_aabb(&nan_box(), &mut out).is_err());
     assert!(bp.query_aabb(&inverted(), &mut out).is_err());
-    assert!(bp.query_point(&Point3::new(0.0, f64::NAN, 0.0), &mut out).is_err());
+    assert!(
+        bp.query_point(&Point3::new(0.0, f64::NAN, 0.0), &mut out)
+            .is_err()
+    );
     let nan_ray = Ray::new(Point3::new(0.0, 0.0, 0.0), Vector3::new(f64::NAN, 0.0, 0.0));
     assert!(bp.cast_ray_all(&nan_ray, 1.0, &mut hits).is_err());
     assert!(bp.cast_ray_closest(&nan_ray, 1.0).is_err());
     let ray = Ray::new(Point3::new(-1.0, 0.5, 0.5), Vector3::new(1.0, 0.0, 0.0));
-    assert_eq!(bp.cast_ray_closest(&ray, -1.0), Err(BroadPhaseError::InvalidParameter { what: "max_t" }));
+    assert_eq!(
+        bp.cast_ray_closest(&ray, -1.0),
+        Err(BroadPhaseError::InvalidParameter { what: "max_t" })
+    );
     assert!(bp.cast_ray_closest(&ray, f64::NAN).is_err());
     let first = bp.cast_ray_closest(&ray, f64::INFINITY).unwrap().unwrap();
     assert_eq!((first.handle, first.t), (handles[0], 1.0));
@@ -75,7 +140,11 @@ fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
 
     // The pairs are those of the valid operations only.
     tracker.step(bp);
-    let removed: Vec<_> = before.iter().filter(|p| p.a == h || p.b == h).copied().collect();
+    let removed: Vec<_> = before
+        .iter()
+        .filter(|p| p.a == h || p.b == h)
+        .copied()
+        .collect();
     assert_eq!(tracker.stopped(), removed.as_slice());
     assert!(tracker.started().is_empty());
 }
@@ -83,7 +152,9 @@ fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
 #[test]
 fn dynamic_tree_refuses_bad_input() {
     let mut tree = DynamicTree::<f64, u32>::new(0.05).unwrap();
-    refusals(&mut tree, &|t: &DynamicTree<f64, u32>| t.validate().unwrap());
+    refusals(&mut tree, &|t: &DynamicTree<f64, u32>| {
+        t.validate().unwrap()
+    });
 }
 
 #[test]
@@ -94,20 +165,37 @@ fn sort_and_sweep_refuses_bad_input() {
 
 #[test]
 fn bad_parameters_and_bulk_input() {
-    assert_eq!(DynamicTree::<f32>::new(-1.0).unwrap_err(), BroadPhaseError::InvalidParameter { what: "margin" });
-    assert_eq!(DynamicTree::<f32>::new(f32::NAN).unwrap_err(), BroadPhaseError::InvalidParameter { what: "margin" });
-    assert_eq!(DynamicTree::<f32>::with_prediction(0.1, f32::INFINITY).unwrap_err(), BroadPhaseError::InvalidParameter { what: "prediction" });
+    assert_eq!(
+        DynamicTree::<f32>::new(-1.0).unwrap_err(),
+        BroadPhaseError::InvalidParameter { what: "margin" }
+    );
+    assert_eq!(
+        DynamicTree::<f32>::new(f32::NAN).unwrap_err(),
+        BroadPhaseError::InvalidParameter { what: "margin" }
+    );
+    assert_eq!(
+        DynamicTree::<f32>::with_prediction(0.1, f32::INFINITY).unwrap_err(),
+        BroadPhaseError::InvalidParameter { what: "prediction" }
+    );
 
     let mut tree = DynamicTree::<f64, u32>::new(0.1).unwrap();
     let a = tree.insert(cube(0.0), 0).unwrap();
     // One bad box in a bulk insertion: nothing is inserted.
     let items = vec![(cube(1.0), 1), (nan_box(), 2), (cube(2.0), 3)];
-    assert_eq!(tree.insert_bulk(items), Err(BroadPhaseError::NonFinite { what: "aabb" }));
+    assert_eq!(
+        tree.insert_bulk(items),
+        Err(BroadPhaseError::NonFinite { what: "aabb" })
+    );
     assert_eq!(tree.len(), 1);
     tree.validate().unwrap();
     // A displacement so large that the fat box overflows is refused too.
     let huge = Vector3::new(f64::MAX, 0.0, 0.0);
-    assert_eq!(tree.update(a, cube(0.0), huge), Err(BroadPhaseError::NonFinite { what: "displacement" }));
+    assert_eq!(
+        tree.update(a, cube(0.0), huge),
+        Err(BroadPhaseError::NonFinite {
+            what: "displacement"
+        })
+    );
     tree.validate().unwrap();
     assert_eq!(tree.fat_aabb(a).unwrap().min.x, -0.1);
 }

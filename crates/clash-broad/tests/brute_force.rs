@@ -4,7 +4,9 @@
 //!
 //! The long sweep is ignored by default; run it with
 //! `cargo test -p clash-broad --release --test brute_force -- --ignored long_sweep`.
-use clash_broad::{BroadPhase, DynamicTree, PairTracker, ProxyHandle, ProxyPair, RayHit, SortAndSweep};
+use clash_broad::{
+    BroadPhase, DynamicTree, PairTracker, ProxyHandle, ProxyPair, RayHit, SortAndSweep,
+};
 use clash_bv::Aabb;
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use rand::{RngExt, SeedableRng};
@@ -64,14 +66,25 @@ impl<T: Scalar> Oracle<T> {
         out
     }
     fn query_aabb(&self, q: &Aabb<T>) -> Vec<ProxyHandle> {
-        self.boxes.iter().filter(|(_, b)| overlaps(b, q)).map(|(h, _)| *h).collect()
+        self.boxes
+            .iter()
+            .filter(|(_, b)| overlaps(b, q))
+            .map(|(h, _)| *h)
+            .collect()
     }
     fn query_point(&self, p: &Point3<T>) -> Vec<ProxyHandle> {
-        self.boxes.iter().filter(|(_, b)| contains_point(b, p)).map(|(h, _)| *h).collect()
+        self.boxes
+            .iter()
+            .filter(|(_, b)| contains_point(b, p))
+            .map(|(h, _)| *h)
+            .collect()
     }
     fn ray_all(&self, ray: &Ray<T>, max_t: T) -> Vec<RayHit<T>> {
-        let mut v: Vec<RayHit<T>> =
-            self.boxes.iter().filter_map(|(h, b)| ray_entry(b, ray, max_t).map(|t| RayHit { handle: *h, t })).collect();
+        let mut v: Vec<RayHit<T>> = self
+            .boxes
+            .iter()
+            .filter_map(|(h, b)| ray_entry(b, ray, max_t).map(|t| RayHit { handle: *h, t }))
+            .collect();
         v.sort_by(|x, y| x.t.partial_cmp(&y.t).unwrap().then(x.handle.cmp(&y.handle)));
         v
     }
@@ -98,20 +111,35 @@ struct Body<T: Scalar> {
 impl<T: Scalar> Body<T> {
     fn aabb(&self) -> Aabb<T> {
         let c = |k: usize, s: f64| T::lit(self.center[k] + s * self.half[k]);
-        Aabb { min: Point3::new(c(0, -1.0), c(1, -1.0), c(2, -1.0)), max: Point3::new(c(0, 1.0), c(1, 1.0), c(2, 1.0)) }
+        Aabb {
+            min: Point3::new(c(0, -1.0), c(1, -1.0), c(2, -1.0)),
+            max: Point3::new(c(0, 1.0), c(1, 1.0), c(2, 1.0)),
+        }
     }
 }
 
 fn random_point(rng: &mut ChaCha8Rng, side: f64) -> [f64; 3] {
-    [rng.random_range(0.0..side), rng.random_range(0.0..side), rng.random_range(0.0..side)]
+    [
+        rng.random_range(0.0..side),
+        rng.random_range(0.0..side),
+        rng.random_range(0.0..side),
+    ]
 }
 
 fn new_body<T: Scalar>(rng: &mut ChaCha8Rng, side: f64) -> Body<T> {
     Body {
         handle: ProxyHandle::new(u32::MAX, 0),
         center: random_point(rng, side),
-        half: [rng.random_range(0.05..0.8), rng.random_range(0.05..0.8), rng.random_range(0.05..0.8)],
-        velocity: [rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05)],
+        half: [
+            rng.random_range(0.05..0.8),
+            rng.random_range(0.05..0.8),
+            rng.random_range(0.05..0.8),
+        ],
+        velocity: [
+            rng.random_range(-0.05..0.05),
+            rng.random_range(-0.05..0.05),
+            rng.random_range(-0.05..0.05),
+        ],
         _t: core::marker::PhantomData,
     }
 }
@@ -122,7 +150,9 @@ fn simulate<T: Scalar, B: BroadPhase<T, usize>>(bp: &mut B, sim: Sim, check: &dy
     let mut rng = ChaCha8Rng::seed_from_u64(sim.seed);
     let side = 2.0 * (sim.objects as f64).cbrt() + 1.0;
     let mut bodies: Vec<Body<T>> = Vec::new();
-    let mut oracle = Oracle::<T> { boxes: BTreeMap::new() };
+    let mut oracle = Oracle::<T> {
+        boxes: BTreeMap::new(),
+    };
     let mut tracker = PairTracker::new();
     let mut prev: BTreeSet<ProxyPair> = BTreeSet::new();
     let mut next_id = 0usize;
@@ -130,7 +160,11 @@ fn simulate<T: Scalar, B: BroadPhase<T, usize>>(bp: &mut B, sim: Sim, check: &dy
     let (mut q_handles, mut q_hits) = (Vec::new(), Vec::new());
     let mut checked_pairs = 0usize;
 
-    let insert = |bp: &mut B, bodies: &mut Vec<Body<T>>, oracle: &mut Oracle<T>, rng: &mut ChaCha8Rng, next_id: &mut usize| {
+    let insert = |bp: &mut B,
+                  bodies: &mut Vec<Body<T>>,
+                  oracle: &mut Oracle<T>,
+                  rng: &mut ChaCha8Rng,
+                  next_id: &mut usize| {
         let mut b = new_body::<T>(rng, side);
         b.handle = bp.insert(b.aabb(), *next_id).expect("valid insert");
         assert_eq!(*bp.data(b.handle).unwrap(), *next_id);
@@ -187,13 +221,22 @@ fn simulate<T: Scalar, B: BroadPhase<T, usize>>(bp: &mut B, sim: Sim, check: &dy
                     }
                 }
                 if rng.random_range(0.0..1.0) < 0.05 {
-                    b.velocity = [rng.random_range(-0.1..0.1), rng.random_range(-0.1..0.1), rng.random_range(-0.1..0.1)];
+                    b.velocity = [
+                        rng.random_range(-0.1..0.1),
+                        rng.random_range(-0.1..0.1),
+                        rng.random_range(-0.1..0.1),
+                    ];
                 }
-                Vector3::new(T::lit(b.velocity[0]), T::lit(b.velocity[1]), T::lit(b.velocity[2]))
+                Vector3::new(
+                    T::lit(b.velocity[0]),
+                    T::lit(b.velocity[1]),
+                    T::lit(b.velocity[2]),
+                )
             } else {
                 continue;
             };
-            bp.update(b.handle, b.aabb(), displacement).expect("valid update");
+            bp.update(b.handle, b.aabb(), displacement)
+                .expect("valid update");
             oracle.boxes.insert(b.handle, b.aabb());
             if sim.validate_each_op {
                 check(bp);
@@ -205,12 +248,24 @@ fn simulate<T: Scalar, B: BroadPhase<T, usize>>(bp: &mut B, sim: Sim, check: &dy
         // Pairs and their changes.
         tracker.step(bp);
         let expect = oracle.pairs();
-        assert_eq!(tracker.pairs(), expect.as_slice(), "pairs differ at step {step}");
+        assert_eq!(
+            tracker.pairs(),
+            expect.as_slice(),
+            "pairs differ at step {step}"
+        );
         let cur: BTreeSet<ProxyPair> = expect.iter().copied().collect();
         let started: Vec<ProxyPair> = cur.difference(&prev).copied().collect();
         let stopped: Vec<ProxyPair> = prev.difference(&cur).copied().collect();
-        assert_eq!(tracker.started(), started.as_slice(), "started pairs differ at step {step}");
-        assert_eq!(tracker.stopped(), stopped.as_slice(), "stopped pairs differ at step {step}");
+        assert_eq!(
+            tracker.started(),
+            started.as_slice(),
+            "started pairs differ at step {step}"
+        );
+        assert_eq!(
+            tracker.stopped(),
+            stopped.as_slice(),
+            "stopped pairs differ at step {step}"
+        );
         checked_pairs += expect.len();
         prev = cur;
 
@@ -223,22 +278,45 @@ fn simulate<T: Scalar, B: BroadPhase<T, usize>>(bp: &mut B, sim: Sim, check: &dy
                 max: Point3::new(T::lit(c[0] + e), T::lit(c[1] + e), T::lit(c[2] + e)),
             };
             bp.query_aabb(&q, &mut q_handles).unwrap();
-            assert_eq!(q_handles, oracle.query_aabb(&q), "aabb query differs at step {step}");
+            assert_eq!(
+                q_handles,
+                oracle.query_aabb(&q),
+                "aabb query differs at step {step}"
+            );
             let p = Point3::new(T::lit(c[0]), T::lit(c[1]), T::lit(c[2]));
             bp.query_point(&p, &mut q_handles).unwrap();
-            assert_eq!(q_handles, oracle.query_point(&p), "point query differs at step {step}");
+            assert_eq!(
+                q_handles,
+                oracle.query_point(&p),
+                "point query differs at step {step}"
+            );
             // Rays from outside or inside the scene, some axis-parallel.
             let o = random_point(&mut rng, side);
-            let mut d = [rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)];
+            let mut d = [
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            ];
             if rng.random_range(0.0..1.0) < 0.3 {
                 d[rng.random_range(0..3usize)] = 0.0;
             }
-            let ray = Ray::new(Point3::new(T::lit(o[0]), T::lit(o[1]), T::lit(o[2])), Vector3::new(T::lit(d[0]), T::lit(d[1]), T::lit(d[2])));
-            let max_t = if rng.random_range(0.0..1.0) < 0.5 { T::INFINITY } else { T::lit(rng.random_range(0.0..side)) };
+            let ray = Ray::new(
+                Point3::new(T::lit(o[0]), T::lit(o[1]), T::lit(o[2])),
+                Vector3::new(T::lit(d[0]), T::lit(d[1]), T::lit(d[2])),
+            );
+            let max_t = if rng.random_range(0.0..1.0) < 0.5 {
+                T::INFINITY
+            } else {
+                T::lit(rng.random_range(0.0..side))
+            };
             bp.cast_ray_all(&ray, max_t, &mut q_hits).unwrap();
             let expect_hits = oracle.ray_all(&ray, max_t);
             assert_eq!(q_hits, expect_hits, "ray (all) differs at step {step}");
-            assert_eq!(bp.cast_ray_closest(&ray, max_t).unwrap(), expect_hits.first().copied(), "closest ray hit differs at step {step}");
+            assert_eq!(
+                bp.cast_ray_closest(&ray, max_t).unwrap(),
+                expect_hits.first().copied(),
+                "closest ray hit differs at step {step}"
+            );
         }
     }
     checked_pairs
@@ -246,12 +324,15 @@ fn simulate<T: Scalar, B: BroadPhase<T, usize>>(bp: &mut B, sim: Sim, check: &dy
 
 fn run_tree<T: Scalar>(sim: Sim, margin: f64) -> (usize, f64) {
     let mut tree = DynamicTree::<T, usize>::new(T::lit(margin)).unwrap();
-    let pairs = simulate(&mut tree, sim, &|t: &DynamicTree<T, usize>| t.validate().unwrap());
+    let pairs = simulate(&mut tree, sim, &|t: &DynamicTree<T, usize>| {
+        t.validate().unwrap()
+    });
     // Quality after the run, against a fresh SAH rebuild of the same fat boxes.
     let mut fresh = tree.clone();
     fresh.rebuild();
     fresh.validate().unwrap();
-    let ratio = tree.total_internal_area().to_f64() / fresh.total_internal_area().to_f64().max(f64::MIN_POSITIVE);
+    let ratio = tree.total_internal_area().to_f64()
+        / fresh.total_internal_area().to_f64().max(f64::MIN_POSITIVE);
     (pairs, ratio)
 }
 
@@ -262,46 +343,114 @@ fn run_sap<T: Scalar>(sim: Sim) -> usize {
 
 #[test]
 fn tree_10_objects_f64() {
-    let (pairs, _) = run_tree::<f64>(Sim { objects: 10, steps: 1000, seed: 1, validate_each_op: true }, 0.1);
+    let (pairs, _) = run_tree::<f64>(
+        Sim {
+            objects: 10,
+            steps: 1000,
+            seed: 1,
+            validate_each_op: true,
+        },
+        0.1,
+    );
     assert!(pairs > 0, "the simulation must produce overlaps");
 }
 
 #[test]
 fn tree_100_objects_f32() {
-    let (pairs, _) = run_tree::<f32>(Sim { objects: 100, steps: 1000, seed: 2, validate_each_op: true }, 0.1);
+    let (pairs, _) = run_tree::<f32>(
+        Sim {
+            objects: 100,
+            steps: 1000,
+            seed: 2,
+            validate_each_op: true,
+        },
+        0.1,
+    );
     assert!(pairs > 1000);
 }
 
 #[test]
 fn tree_1000_objects_f64() {
-    let (pairs, ratio) = run_tree::<f64>(Sim { objects: 1000, steps: 1000, seed: 3, validate_each_op: false }, 0.1);
+    let (pairs, ratio) = run_tree::<f64>(
+        Sim {
+            objects: 1000,
+            steps: 1000,
+            seed: 3,
+            validate_each_op: false,
+        },
+        0.1,
+    );
     eprintln!("1000 objects, 1000 steps: tree area / fresh SAH rebuild = {ratio:.3}");
     assert!(pairs > 100_000);
 }
 
 #[test]
 fn tree_1000_objects_f32_zero_margin() {
-    let (pairs, _) = run_tree::<f32>(Sim { objects: 1000, steps: 200, seed: 4, validate_each_op: true }, 0.0);
+    let (pairs, _) = run_tree::<f32>(
+        Sim {
+            objects: 1000,
+            steps: 200,
+            seed: 4,
+            validate_each_op: true,
+        },
+        0.0,
+    );
     assert!(pairs > 10_000);
 }
 
 #[test]
 fn tree_10000_objects_f32() {
-    let (pairs, ratio) = run_tree::<f32>(Sim { objects: 10_000, steps: 10, seed: 5, validate_each_op: false }, 0.1);
+    let (pairs, ratio) = run_tree::<f32>(
+        Sim {
+            objects: 10_000,
+            steps: 10,
+            seed: 5,
+            validate_each_op: false,
+        },
+        0.1,
+    );
     eprintln!("10000 objects, 10 steps: tree area / fresh SAH rebuild = {ratio:.3}");
     assert!(pairs > 10_000);
 }
 
 #[test]
 fn sort_and_sweep_10_100_1000() {
-    assert!(run_sap::<f64>(Sim { objects: 10, steps: 1000, seed: 6, validate_each_op: false }) > 0);
-    assert!(run_sap::<f32>(Sim { objects: 100, steps: 1000, seed: 7, validate_each_op: false }) > 1000);
-    assert!(run_sap::<f64>(Sim { objects: 1000, steps: 300, seed: 8, validate_each_op: false }) > 10_000);
+    assert!(
+        run_sap::<f64>(Sim {
+            objects: 10,
+            steps: 1000,
+            seed: 6,
+            validate_each_op: false
+        }) > 0
+    );
+    assert!(
+        run_sap::<f32>(Sim {
+            objects: 100,
+            steps: 1000,
+            seed: 7,
+            validate_each_op: false
+        }) > 1000
+    );
+    assert!(
+        run_sap::<f64>(Sim {
+            objects: 1000,
+            steps: 300,
+            seed: 8,
+            validate_each_op: false
+        }) > 10_000
+    );
 }
 
 #[test]
 fn sort_and_sweep_10000() {
-    assert!(run_sap::<f64>(Sim { objects: 10_000, steps: 5, seed: 9, validate_each_op: false }) > 10_000);
+    assert!(
+        run_sap::<f64>(Sim {
+            objects: 10_000,
+            steps: 5,
+            seed: 9,
+            validate_each_op: false
+        }) > 10_000
+    );
 }
 
 /// The full sweep: 1,000 steps at every size up to 10,000 objects.
@@ -310,7 +459,12 @@ fn sort_and_sweep_10000() {
 #[ignore = "long: several minutes"]
 fn long_sweep() {
     for (i, n) in [10usize, 100, 1000, 10_000].into_iter().enumerate() {
-        let sim = Sim { objects: n, steps: 1000, seed: 100 + i as u64, validate_each_op: false };
+        let sim = Sim {
+            objects: n,
+            steps: 1000,
+            seed: 100 + i as u64,
+            validate_each_op: false,
+        };
         let (_, ratio) = run_tree::<f64>(sim, 0.1);
         eprintln!("{n} objects: tree area / fresh SAH rebuild = {ratio:.3}");
         run_sap::<f32>(sim);

@@ -9,37 +9,91 @@ use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 
 fn bx(c: [f64; 3], h: f64) -> Aabb<f64> {
-    Aabb { min: Point3::new(c[0] - h, c[1] - h, c[2] - h), max: Point3::new(c[0] + h, c[1] + h, c[2] + h) }
+    Aabb {
+        min: Point3::new(c[0] - h, c[1] - h, c[2] - h),
+        max: Point3::new(c[0] + h, c[1] + h, c[2] + h),
+    }
 }
 
 fn random_boxes(n: usize, seed: u64) -> Vec<Aabb<f64>> {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let side = 2.0 * (n as f64).cbrt();
     (0..n)
-        .map(|_| bx([rng.random_range(0.0..side), rng.random_range(0.0..side), rng.random_range(0.0..side)], rng.random_range(0.05..0.8)))
+        .map(|_| {
+            bx(
+                [
+                    rng.random_range(0.0..side),
+                    rng.random_range(0.0..side),
+                    rng.random_range(0.0..side),
+                ],
+                rng.random_range(0.05..0.8),
+            )
+        })
         .collect()
 }
 
 #[test]
 fn fat_box_absorbs_small_moves_and_reinserts_large_ones() {
     let mut tree = DynamicTree::<f64, ()>::new(0.2).unwrap();
-    let others: Vec<ProxyHandle> = (0..50).map(|i| tree.insert(bx([i as f64 * 3.0, 0.0, 0.0], 0.5), ()).unwrap()).collect();
+    let others: Vec<ProxyHandle> = (0..50)
+        .map(|i| {
+            tree.insert(bx([i as f64 * 3.0, 0.0, 0.0], 0.5), ())
+                .unwrap()
+        })
+        .collect();
     let h = tree.insert(bx([0.0, 5.0, 0.0], 0.5), ()).unwrap();
-    assert!(!tree.update(h, bx([0.1, 5.0, 0.0], 0.5), Vector3::zeros()).unwrap(), "within margin: nothing to do");
-    assert_eq!(tree.aabb(h).unwrap(), &bx([0.1, 5.0, 0.0], 0.5), "the tight box is stored even when absorbed");
-    assert!(tree.update(h, bx([1.0, 5.0, 0.0], 0.5), Vector3::new(0.5, 0.0, 0.0)).unwrap(), "left the fat box");
+    assert!(
+        !tree
+            .update(h, bx([0.1, 5.0, 0.0], 0.5), Vector3::zeros())
+            .unwrap(),
+        "within margin: nothing to do"
+    );
+    assert_eq!(
+        tree.aabb(h).unwrap(),
+        &bx([0.1, 5.0, 0.0], 0.5),
+        "the tight box is stored even when absorbed"
+    );
+    assert!(
+        tree.update(h, bx([1.0, 5.0, 0.0], 0.5), Vector3::new(0.5, 0.0, 0.0))
+            .unwrap(),
+        "left the fat box"
+    );
     // Predicted motion: the fat box is stretched ahead (factor 2) and absorbs the next moves.
     assert_eq!(tree.fat_aabb(h).unwrap().max.x, 1.5 + 0.2 + 1.0);
-    assert!(!tree.update(h, bx([1.5, 5.0, 0.0], 0.5), Vector3::new(0.5, 0.0, 0.0)).unwrap());
-    assert!(!tree.update(h, bx([2.0, 5.0, 0.0], 0.5), Vector3::new(0.5, 0.0, 0.0)).unwrap());
+    assert!(
+        !tree
+            .update(h, bx([1.5, 5.0, 0.0], 0.5), Vector3::new(0.5, 0.0, 0.0))
+            .unwrap()
+    );
+    assert!(
+        !tree
+            .update(h, bx([2.0, 5.0, 0.0], 0.5), Vector3::new(0.5, 0.0, 0.0))
+            .unwrap()
+    );
     tree.validate().unwrap();
-    // Stopping: the stretched fat box is shrunk once it is far too large.
-    for _ in 0..3 {
-        tree.update(h, bx([2.0, 5.0, 0.0], 0.5), Vector3::zeros()).unwrap();
-    }
-    assert!(tree.fat_aabb(h).unwrap().max.x <= 2.5 + 0.2 + 1e-12 + 1.0);
+    // Stopping: the box is inside the fat box [0.3, 2.7], but that trails more
+    // than 4 margins behind the new fat box [1.3, 2.7]: it is re-inserted so the
+    // fat box does not stay oversized.
+    assert!(
+        tree.update(h, bx([2.0, 5.0, 0.0], 0.5), Vector3::zeros())
+            .unwrap()
+    );
+    let fat = *tree.fat_aabb(h).unwrap();
+    assert!(
+        (fat.min.x - 1.3).abs() < 1e-12 && (fat.max.x - 2.7).abs() < 1e-12,
+        "{fat:?}"
+    );
+    assert!(
+        !tree
+            .update(h, bx([2.0, 5.0, 0.0], 0.5), Vector3::zeros())
+            .unwrap()
+    );
+    tree.validate().unwrap();
     for o in others {
-        assert!(tree.aabb(o).is_ok(), "handles of untouched objects stay valid");
+        assert!(
+            tree.aabb(o).is_ok(),
+            "handles of untouched objects stay valid"
+        );
     }
     tree.validate().unwrap();
 }
@@ -51,30 +105,52 @@ fn bulk_build_equals_incremental_answers_and_is_tighter() {
     let hb = bulk.insert_bulk(boxes.iter().copied().zip(0..)).unwrap();
     bulk.validate().unwrap();
     let mut inc = DynamicTree::<f64, usize>::new(0.0).unwrap();
-    let hi: Vec<_> = boxes.iter().enumerate().map(|(i, b)| inc.insert(*b, i).unwrap()).collect();
+    let hi: Vec<_> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| inc.insert(*b, i).unwrap())
+        .collect();
     inc.validate().unwrap();
     assert_eq!(hb, hi, "same slots, same handles");
     let (mut pb, mut pi) = (Vec::new(), Vec::new());
     bulk.overlapping_pairs(&mut pb);
     inc.overlapping_pairs(&mut pi);
-    assert!(pb.len() > 5000);
+    assert!(pb.len() > 1000, "{} pairs", pb.len());
     assert_eq!(pb, pi);
     for (i, h) in hb.iter().enumerate() {
         assert_eq!(bulk.data(*h), Ok(&i));
     }
     let (a_bulk, a_inc) = (bulk.total_internal_area(), inc.total_internal_area());
-    eprintln!("SAH area: bulk {a_bulk:.1}, incremental {a_inc:.1}, ratio {:.3}", a_inc / a_bulk);
-    assert!(a_bulk <= a_inc * 1.05, "a top-down SAH build is at least as good as insertion");
+    eprintln!(
+        "SAH area: bulk {a_bulk:.1}, incremental {a_inc:.1}, ratio {:.3}",
+        a_inc / a_bulk
+    );
+    assert!(
+        a_bulk <= a_inc * 1.05,
+        "a top-down SAH build is at least as good as insertion"
+    );
     // Height stays logarithmic for both.
-    assert!(bulk.height() < 40 && inc.height() < 40, "heights {} {}", bulk.height(), inc.height());
+    assert!(
+        bulk.height() < 40 && inc.height() < 40,
+        "heights {} {}",
+        bulk.height(),
+        inc.height()
+    );
 }
 
 #[test]
 fn rebuild_keeps_handles_and_answers() {
     let boxes = random_boxes(3000, 12);
     let mut tree = DynamicTree::<f32, u32>::new(0.05).unwrap();
-    let cast = |b: &Aabb<f64>| Aabb { min: b.min.cast::<f32>(), max: b.max.cast::<f32>() };
-    let handles: Vec<_> = boxes.iter().enumerate().map(|(i, b)| tree.insert(cast(b), i as u32).unwrap()).collect();
+    let cast = |b: &Aabb<f64>| Aabb {
+        min: b.min.cast::<f32>(),
+        max: b.max.cast::<f32>(),
+    };
+    let handles: Vec<_> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| tree.insert(cast(b), i as u32).unwrap())
+        .collect();
     for h in handles.iter().step_by(3) {
         tree.remove(*h).unwrap();
     }
@@ -90,11 +166,27 @@ fn rebuild_keeps_handles_and_answers() {
     }
     // The rebuilt tree keeps working incrementally.
     let h = handles[1];
-    tree.update(h, Aabb { min: Point3::new(-50.0, -50.0, -50.0), max: Point3::new(-49.0, -49.0, -49.0) }, Vector3::zeros()).unwrap();
-    tree.insert(Aabb { min: Point3::new(-49.5, -49.5, -49.5), max: Point3::new(-48.0, -48.0, -48.0) }, 9999).unwrap();
+    tree.update(
+        h,
+        Aabb {
+            min: Point3::new(-50.0, -50.0, -50.0),
+            max: Point3::new(-49.0, -49.0, -49.0),
+        },
+        Vector3::zeros(),
+    )
+    .unwrap();
+    tree.insert(
+        Aabb {
+            min: Point3::new(-49.5, -49.5, -49.5),
+            max: Point3::new(-48.0, -48.0, -48.0),
+        },
+        9999,
+    )
+    .unwrap();
     tree.validate().unwrap();
     let mut q = Vec::new();
-    tree.query_point(&Point3::new(-49.2, -49.2, -49.2), &mut q).unwrap();
+    tree.query_point(&Point3::new(-49.2, -49.2, -49.2), &mut q)
+        .unwrap();
     assert_eq!(q.len(), 2);
     let mut empty = DynamicTree::<f64, ()>::new(0.0).unwrap();
     empty.rebuild();
@@ -108,11 +200,29 @@ fn incremental_quality_stays_near_fresh_build() {
     let n = 2000;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
     let side = 2.0 * (n as f64).cbrt();
-    let mut centers: Vec<[f64; 3]> = (0..n).map(|_| [rng.random_range(0.0..side), rng.random_range(0.0..side), rng.random_range(0.0..side)]).collect();
-    let mut vel: Vec<[f64; 3]> = (0..n).map(|_| [rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05), rng.random_range(-0.05..0.05)]).collect();
+    let mut centers: Vec<[f64; 3]> = (0..n)
+        .map(|_| {
+            [
+                rng.random_range(0.0..side),
+                rng.random_range(0.0..side),
+                rng.random_range(0.0..side),
+            ]
+        })
+        .collect();
+    let mut vel: Vec<[f64; 3]> = (0..n)
+        .map(|_| {
+            [
+                rng.random_range(-0.05..0.05),
+                rng.random_range(-0.05..0.05),
+                rng.random_range(-0.05..0.05),
+            ]
+        })
+        .collect();
     let half: Vec<f64> = (0..n).map(|_| rng.random_range(0.05..0.8)).collect();
     let mut tree = DynamicTree::<f64, ()>::new(0.1).unwrap();
-    let handles: Vec<_> = (0..n).map(|i| tree.insert(bx(centers[i], half[i]), ()).unwrap()).collect();
+    let handles: Vec<_> = (0..n)
+        .map(|i| tree.insert(bx(centers[i], half[i]), ()).unwrap())
+        .collect();
     let mut tracker = PairTracker::new();
     for _ in 0..1000 {
         for i in 0..n {
@@ -122,7 +232,8 @@ fn incremental_quality_stays_near_fresh_build() {
                     vel[i][k] = -vel[i][k];
                 }
             }
-            tree.update(handles[i], bx(centers[i], half[i]), Vector3::from(vel[i])).unwrap();
+            tree.update(handles[i], bx(centers[i], half[i]), Vector3::from(vel[i]))
+                .unwrap();
         }
         tracker.step(&mut tree);
     }

@@ -1,5 +1,4 @@
 //! Capsules (sphere-swept segments), RTCD §4.5.1; fit in [`crate::capsule_fit`].
-use crate::check::triangle_corners;
 use crate::obb_fit::any_orthogonal;
 use crate::segment_segment::{point_segment_distance, segment_segment_distance};
 use crate::{Aabb, BoundingVolume, FitError, Obb};
@@ -165,17 +164,5 @@ impl<T: Scalar> Capsule<T> {
             .max_of(point_segment_distance(&other.segment.b, &self.segment))
             + other.radius;
         need <= self.radius
-    }
-
-    /// Fits from the corners of the triangles, with the principal axis of
-    /// the triangles as a continuous distribution (Eberly §6.1.3).
-    ///
-    /// # Errors
-    /// [`FitError::Empty`] or [`FitError::NonFinite`].
-    pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        let corners = triangle_corners(triangles)?;
-        let cov = clash_math::covariance_of_triangles(triangles)?;
-        let axes = crate::obb_fit::principal_axes(&cov.matrix);
-        Ok(Self::fit_along(&axes, &corners))
     }
 }

@@ -1,9 +1,9 @@
 //! Fitting capsules along the principal axis of a point set (RTCD §4.5.1
 //! with the covariance axes of §4.3.3).
-use crate::check::check_points;
+use crate::check::{check_points, triangle_corners};
 use crate::obb_fit::principal_axes;
 use crate::{Capsule, FitError};
-use clash_math::{Matrix3, Point3, Scalar, Segment, covariance_of_points};
+use clash_math::{Matrix3, Point3, Scalar, Segment, Triangle, covariance_of_points};
 
 impl<T: Scalar> Capsule<T> {
     /// Capsule along the principal axis of the points' covariance (RTCD
@@ -68,5 +68,17 @@ impl<T: Scalar> Capsule<T> {
         // Final radius from exact distances: containment despite rounding.
         let radius = Self::radius_for(&segment, points);
         Self { segment, radius }
+    }
+
+    /// Fits from the corners of the triangles, with the principal axis of
+    /// the triangles as a continuous distribution (Eberly §6.1.3).
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        let corners = triangle_corners(triangles)?;
+        let cov = clash_math::covariance_of_triangles(triangles)?;
+        let axes = crate::obb_fit::principal_axes(&cov.matrix);
+        Ok(Self::fit_along(&axes, &corners))
     }
 }

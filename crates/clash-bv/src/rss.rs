@@ -1,6 +1,5 @@
 //! Rectangle-swept spheres (lozenges), RTCD §4.5.2; the distance test is in
 //! [`crate::rss_rss`], the fit in [`crate::rss_fit`].
-use crate::check::triangle_corners;
 use crate::{Aabb, BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
@@ -93,8 +92,25 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         self.rectangle_distance(p) <= self.radius
     }
 
-    /// Rectangle/rectangle distance against the radius sum (RTCD §4.5.2).
+    /// Rectangle/rectangle distance against the radius sum (RTCD §4.5.2),
+    /// after two cheap early outs on the centre distance: both centres lie on
+    /// their rectangles, so a centre distance within the radius sum means
+    /// overlap, and one beyond the sum of the bounding-sphere radii
+    /// (half-diagonal plus sweep radius) means disjoint.
     fn overlaps(&self, other: &Self) -> bool {
+        let d2 = (other.center - self.center).norm_squared();
+        let touch = self.radius + other.radius;
+        if d2 <= touch * touch {
+            return true;
+        }
+        let reach = |s: &Self| {
+            (s.half_lengths[0] * s.half_lengths[0] + s.half_lengths[1] * s.half_lengths[1]).sqrt()
+                + s.radius
+        };
+        let far = (reach(self) + reach(other)) * (T::ONE + T::EPSILON * T::lit(16.0));
+        if d2 > far * far {
+            return false;
+        }
         self.distance(other) <= T::ZERO
     }
 
@@ -158,20 +174,6 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
 }
 
 impl<T: Scalar> Rss<T> {
-    /// Fits from the triangles' corners along the principal axes of the
-    /// triangles as a continuous distribution (Eberly §6.1.3).
-    ///
-    /// # Errors
-    /// [`FitError::Empty`] or [`FitError::NonFinite`].
-    pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        let corners = triangle_corners(triangles)?;
-        let cov = clash_math::covariance_of_triangles(triangles)?;
-        Ok(Self::fit_along(
-            &crate::obb_fit::principal_axes(&cov.matrix),
-            &corners,
-        ))
-    }
-
     /// Radius-free rectangle in the plane of `axes` (columns 0, 1) spanning
     /// the points' projections, placed at the middle of their normal range.
     pub(crate) fn rectangle_over(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {

@@ -1,9 +1,9 @@
 //! Fitting rectangle-swept spheres along principal axes (RTCD §4.5.2 with the
 //! covariance axes of §4.3.3).
-use crate::check::check_points;
+use crate::check::{check_points, triangle_corners};
 use crate::obb_fit::principal_axes;
 use crate::{BoundingVolume, FitError, Rss};
-use clash_math::{Matrix3, Point3, Scalar, covariance_of_points};
+use clash_math::{Matrix3, Point3, Scalar, Triangle, covariance_of_points};
 
 impl<T: Scalar> Rss<T> {
     /// RSS whose rectangle lies in the plane of the two major principal axes
@@ -61,5 +61,19 @@ impl<T: Scalar> Rss<T> {
         } else {
             full
         }
+    }
+
+    /// Fits from the triangles' corners along the principal axes of the
+    /// triangles as a continuous distribution (Eberly §6.1.3).
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        let corners = triangle_corners(triangles)?;
+        let cov = clash_math::covariance_of_triangles(triangles)?;
+        Ok(Self::fit_along(
+            &crate::obb_fit::principal_axes(&cov.matrix),
+            &corners,
+        ))
     }
 }

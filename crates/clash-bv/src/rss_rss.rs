@@ -67,9 +67,13 @@ impl<T: Scalar> Rss<T> {
             + self.half_lengths[1]
             + other.half_lengths[0]
             + other.half_lengths[1]
-            + self.center.coords.abs().max()
-            + other.center.coords.abs().max();
-        let tol = scale * T::EPSILON * T::lit(32.0);
+            + self
+                .center
+                .coords
+                .abs()
+                .max()
+                .max_of(other.center.coords.abs().max());
+        let tol = scale * T::EPSILON * T::lit(8.0);
         (d - self.radius - other.radius - tol).max_of(T::ZERO)
     }
 }

@@ -6,6 +6,7 @@ use crate::{BuildError, MeshError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar, Triangle};
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 /// A bounding volume hierarchy over a triangle mesh, generic over the
 /// precision `T` and the volume type `B` (any [`BoundingVolume`] of
@@ -32,7 +33,7 @@ use std::marker::PhantomData;
 /// assert!(!tree.intersects(&tree, &far));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     pub(crate) mesh: TriMesh<T>,
     pub(crate) nodes: Vec<Node<B>>,
@@ -41,9 +42,9 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     /// The triangles in leaf order (derived from `mesh` and `order`).
     pub(crate) leaf_tris: Vec<Triangle<T>>,
     pub(crate) options: BuildOptions,
-    pub(crate) closed: bool,
-    /// One vertex per connected piece of the mesh (for containment).
-    pub(crate) component_vertices: Vec<u32>,
+    /// Derived lazily: whether the mesh is closed, and one vertex per
+    /// connected piece (both only needed by containment queries).
+    pub(crate) topology: OnceLock<Topology>,
     pub(crate) _scalar: PhantomData<T>,
 }
 
@@ -57,16 +58,13 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
         options.validate()?;
         let built = build::build::<T, B>(mesh.triangles().collect(), options)?;
-        let closed = mesh.is_closed();
-        let component_vertices = component_vertices(mesh.indices(), mesh.vertices().len());
         Ok(Self {
             mesh,
             nodes: built.nodes,
             order: built.ids,
             leaf_tris: built.tris,
             options: *options,
-            closed,
-            component_vertices,
+            topology: OnceLock::new(),
             _scalar: PhantomData,
         })
     }
@@ -99,7 +97,14 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// `true` when the mesh is closed (every edge shared by two oppositely
     /// wound triangles, by vertex index); containment queries need it.
     pub fn is_closed(&self) -> bool {
-        self.closed
+        self.topology().closed
+    }
+
+    pub(crate) fn topology(&self) -> &Topology {
+        self.topology.get_or_init(|| Topology {
+            closed: self.mesh.is_closed(),
+            component_vertices: component_vertices(self.mesh.indices(), self.mesh.vertices().len()),
+        })
     }
 
     /// The triangle at position `pos` in leaf order, with its mesh index.
@@ -187,10 +192,23 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         options: BuildOptions,
     ) -> Result<Self, MeshError> {
         let leaf_tris = order.iter().map(|&i| mesh.triangle(i as usize)).collect();
-        let closed = mesh.is_closed();
-        let component_vertices = component_vertices(mesh.indices(), mesh.vertices().len());
-        Ok(Self { mesh, nodes, order, leaf_tris, options, closed, component_vertices, _scalar: PhantomData })
+        Ok(Self { mesh, nodes, order, leaf_tris, options, topology: OnceLock::new(), _scalar: PhantomData })
     }
+}
+
+/// Two trees are equal when their meshes, nodes, leaf order and options are
+/// (the lazily derived topology is not compared).
+impl<T: Scalar, B: BoundingVolume<T>> PartialEq for Bvh<T, B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.mesh == other.mesh && self.nodes == other.nodes && self.order == other.order && self.options == other.options
+    }
+}
+
+/// Mesh topology that containment queries need, computed on first use.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Topology {
+    pub closed: bool,
+    pub component_vertices: Vec<u32>,
 }
 
 /// Summary figures of a tree, from [`Bvh::stats`].

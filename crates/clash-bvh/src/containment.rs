@@ -34,10 +34,10 @@ fn piece_inside<T: Scalar, B: BoundingVolume<T>, B2: BoundingVolume<T>>(
     inner: &Bvh<T, B2>,
     inner_to_outer: &Isometry3<T>,
 ) -> bool {
-    if !outer.closed {
+    if !outer.is_closed() {
         return false;
     }
-    inner.component_vertices.iter().any(|&v| {
+    inner.topology().component_vertices.iter().any(|&v| {
         let p = inner_to_outer * inner.mesh.vertices()[v as usize];
         winding_number(outer, &p).abs() > 0.5
     })

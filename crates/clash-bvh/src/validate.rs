@@ -3,6 +3,7 @@
 use crate::Bvh;
 use clash_bv::BoundingVolume;
 use clash_math::Scalar;
+use rayon::prelude::*;
 
 pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Result<(), String> {
     check_structure(bvh.nodes.len(), bvh.order.len(), bvh.mesh.num_triangles(), |i| {
@@ -30,36 +31,31 @@ pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Resu
             return Err(format!("node {i} has a malformed bounding volume"));
         }
     }
-    // containment of triangles in every ancestor's volume
-    let mut stack = vec![(0usize, Vec::<usize>::new())];
-    while let Some((i, ancestors)) = stack.pop() {
-        let node = &bvh.nodes[i];
-        let mut path = ancestors;
-        path.push(i);
-        match node.triangle_range() {
-            Some(range) => {
-                for pos in range {
-                    let t = &bvh.leaf_tris[pos];
-                    for &a in &path {
-                        let bv = &bvh.nodes[a].bv;
-                        for p in t.vertices() {
-                            if !bv.contains_point(&p) {
-                                return Err(format!(
-                                    "node {a} ({}) does not contain a corner of triangle {}",
-                                    B::NAME,
-                                    bvh.order[pos]
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-            None => {
-                stack.push((i + 1, path.clone()));
-                stack.push((node.child_or_first as usize, path));
-            }
+    // Containment of every triangle corner in every ancestor's volume:
+    // O(n * depth) tests, in parallel over leaves, with no allocation per node.
+    let mut parent = vec![u32::MAX; bvh.nodes.len()];
+    for (i, node) in bvh.nodes.iter().enumerate() {
+        if let Some((l, r)) = node.children(i as u32) {
+            parent[l as usize] = i as u32;
+            parent[r as usize] = i as u32;
         }
     }
+    let leaves: Vec<usize> = (0..bvh.nodes.len()).filter(|&i| bvh.nodes[i].is_leaf()).collect();
+    leaves.par_iter().try_for_each(|&leaf| {
+        let range = bvh.nodes[leaf].triangle_range().unwrap_or(0..0);
+        for pos in range {
+            let t = &bvh.leaf_tris[pos];
+            let mut a = leaf as u32;
+            while a != u32::MAX {
+                let bv = &bvh.nodes[a as usize].bv;
+                if !t.vertices().iter().all(|p| bv.contains_point(p)) {
+                    return Err(format!("node {a} ({}) does not contain a corner of triangle {}", B::NAME, bvh.order[pos]));
+                }
+                a = parent[a as usize];
+            }
+        }
+        Ok(())
+    })?;
     Ok(())
 }
 

@@ -522,3 +522,54 @@ fn cast_ray_triangle_watertight_fan() {
         }
     }
 }
+
+/// What a BVH ray query relies on: a ray that hits a triangle also hits the
+/// triangle's bounding box, with the hit inside the box's interval, even for
+/// rays grazing the triangle's edges (where the box is tight).
+fn box_contains_triangle_hits<T: clash_math::Scalar>(seed: u64) -> usize {
+    let mut r = ChaCha8Rng::seed_from_u64(seed);
+    let mut hits = 0;
+    for _ in 0..20000 {
+        let s = 10f64.powf(r.random_range(-3.0..3.0));
+        let c = rv(&mut r) * s;
+        let p = |r: &mut ChaCha8Rng| {
+            let x = c + rv(r) * s;
+            Point3::new(T::lit(x.x), T::lit(x.y), T::lit(x.z))
+        };
+        // axis-aligned triangles make the box flat: the hardest case
+        let mut tri = Triangle::new(p(&mut r), p(&mut r), p(&mut r));
+        if r.random_bool(0.3) {
+            tri.b.z = tri.a.z;
+            tri.c.z = tri.a.z;
+        }
+        let origin = p(&mut r);
+        // aim at an edge point or a corner
+        let e = tri.edges()[r.random_range(0..3)];
+        let target = e.at(T::lit(r.random_range(0.0..1.0)));
+        let ray = Ray::new(origin, target - origin);
+        let aabb = Aabb {
+            min: tri.a.coords.inf(&tri.b.coords).inf(&tri.c.coords).into(),
+            max: tri.a.coords.sup(&tri.b.coords).sup(&tri.c.coords).into(),
+        };
+        if let Some(h) = ray_triangle(&ray, &tri, Culling::BothSides, T::ZERO, T::lit(2.0)) {
+            hits += 1;
+            let (t0, t1, _) = ray_aabb_interval(&ray, &aabb, T::ZERO, T::lit(2.0))
+                .expect("box missed by a ray that hits its triangle");
+            let slack = T::lit(1e-5) * (T::ONE + h.t);
+            assert!(
+                t0 <= h.t + slack && h.t <= t1 + slack,
+                "hit {} outside box interval [{t0}, {t1}]",
+                h.t
+            );
+        }
+    }
+    hits
+}
+
+#[test]
+fn cast_box_of_triangle_never_misses_its_hits() {
+    let h32 = box_contains_triangle_hits::<f32>(15);
+    let h64 = box_contains_triangle_hits::<f64>(16);
+    println!("triangle hits inside their AABB's slab interval: f32 {h32}, f64 {h64} (all)");
+    assert!(h32 > 1000 && h64 > 1000);
+}

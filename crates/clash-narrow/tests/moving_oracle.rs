@@ -631,3 +631,39 @@ fn moving_non_finite_inputs_give_none() {
     let c = obb_obb(&o, &V::zeros(), &o, &V::x(), 1.0).unwrap();
     assert_eq!((c.time, c.normal), (0.0, V::zeros()));
 }
+
+#[test]
+fn moving_triangle_tests_f32_match_f64() {
+    let mut r = ChaCha8Rng::seed_from_u64(37);
+    let c3 =
+        |t: &Triangle<f64>| Triangle::new(t.a.cast::<f32>(), t.b.cast::<f32>(), t.c.cast::<f32>());
+    let (mut worst_tt, mut worst_to, mut flips) = (0.0_f64, 0.0_f64, 0);
+    for _ in 0..20_000 {
+        let (a, b) = (rtri(&mut r), rtri(&mut r));
+        let o = robb(&mut r);
+        let (va, vb) = (rv(&mut r, 4.0), rv(&mut r, 4.0));
+        let o32 = Obb {
+            center: o.center.cast::<f32>(),
+            axes: o.axes.cast::<f32>(),
+            half_extents: o.half_extents.cast::<f32>(),
+        };
+        let tt64 = triangle_triangle(&a, &va, &b, &vb, 1.0);
+        let tt32 = triangle_triangle(&c3(&a), &va.cast(), &c3(&b), &vb.cast(), 1.0f32);
+        let to64 = triangle_obb(&a, &va, &o, &vb, 1.0);
+        let to32 = triangle_obb(&c3(&a), &va.cast(), &o32, &vb.cast(), 1.0f32);
+        for (x, y, worst) in [
+            (tt64.map(|c| c.time), tt32.map(|c| c.time), &mut worst_tt),
+            (to64.map(|c| c.time), to32.map(|c| c.time), &mut worst_to),
+        ] {
+            match (x, y) {
+                (Some(x), Some(y)) => *worst = worst.max((x - y as f64).abs()),
+                (None, None) => {}
+                _ => flips += 1,
+            }
+        }
+    }
+    println!(
+        "f32 vs f64: worst |dt| triangle/triangle {worst_tt:e}, triangle/obb {worst_to:e}; {flips} hit/miss flips of 40000"
+    );
+    assert!(worst_tt < 1e-3 && worst_to < 1e-3 && flips < 20);
+}

@@ -64,14 +64,10 @@ fn grid_tri(rng: &mut ChaCha8Rng, g: i128, other: Option<&[I3; 3]>) -> [I3; 3] {
             }
             14..20 => {
                 // coplanar with `other` when the lattice allows: integer affine combination
-                let (a, b) = (rng.random_range(-2..=2), rng.random_range(-2..=2));
                 for v in t.iter_mut() {
                     let (s, u): (i128, i128) = (rng.random_range(-2..=2), rng.random_range(-2..=2));
                     for k in 0..3 {
-                        v[k] = o[0][k]
-                            + s * (o[1][k] - o[0][k])
-                            + u * (o[2][k] - o[0][k])
-                            + 0 * (a + b);
+                        v[k] = o[0][k] + s * (o[1][k] - o[0][k]) + u * (o[2][k] - o[0][k]);
                     }
                 }
             }
@@ -163,7 +159,7 @@ fn million_triangle_aabb_grid_matches_exact_oracle() {
                     lo[k] = a.min(b);
                     hi[k] = a.max(b);
                 }
-                if i % 97 == 0 {
+                if i.is_multiple_of(97) {
                     lo[0] = hi[0] + 1; // an inverted (empty) box now and then
                 }
                 let mut t = grid_tri(&mut rng, g, None);

@@ -12,6 +12,17 @@
 //!
 //! Non-finite inputs (any NaN or infinite coordinate in the ray, the shape or
 //! the interval bounds other than `t_max = +∞`) return `None`, never panic.
+//!
+//! ```
+//! use clash_math::{Point3, Ray, Triangle, Vector3};
+//! use clash_narrow::cast::{Culling, ray_triangle};
+//!
+//! let t = Triangle::new(Point3::new(0.0_f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0));
+//! let ray = Ray::new(Point3::new(0.25, 0.25, 2.0), -Vector3::z());
+//! let hit = ray_triangle(&ray, &t, Culling::FrontOnly, 0.0, f32::INFINITY).unwrap();
+//! assert_eq!((hit.t, hit.u, hit.v, hit.w), (2.0, 0.5, 0.25, 0.25));
+//! assert!(hit.front);
+//! ```
 // `!(a <= b)`-style comparisons are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 

@@ -8,6 +8,24 @@
 //!
 //! Non-finite inputs propagate NaN into the result; callers that need a
 //! defined answer should check [`clash_math::point_is_finite`] first.
+//!
+//! ```
+//! use clash_math::{Point3, Segment, Triangle};
+//! use clash_narrow::closest::{point_triangle, segment_segment, triangle_triangle};
+//!
+//! let t = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0));
+//! let q = point_triangle(&Point3::new(0.2, 0.2, 5.0), &t);
+//! assert_eq!(q.point, Point3::new(0.2, 0.2, 0.0));
+//!
+//! let s = segment_segment(
+//!     &Segment::new(Point3::new(0.0, 0.0, 1.0), Point3::new(1.0, 0.0, 1.0)),
+//!     &Segment::new(Point3::new(0.5, -1.0, 3.0), Point3::new(0.5, 1.0, 3.0)),
+//! );
+//! assert!((s.points.distance() - 2.0_f64).abs() < 1e-15 && (s.s - 0.5_f64).abs() < 1e-15);
+//!
+//! let lifted = Triangle::new(t.a + clash_math::Vector3::z(), t.b + clash_math::Vector3::z(), t.c + clash_math::Vector3::z());
+//! assert!((triangle_triangle(&t, &lifted).distance() - 1.0_f64).abs() < 1e-15);
+//! ```
 // `!(a <= b)`-style comparisons are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 

@@ -18,13 +18,15 @@ pub struct SegmentSegment<T: Scalar> {
 /// The optimum either lies inside both segments (the stationary point of the
 /// lines, solved from the 2x2 normal equations) or has one parameter at an end
 /// point, where it is the closest point of that end point on the other
-/// segment ([Lumelsky85] as in §5.1.9). Rather than the book's clamp-and-
+/// segment (Lumelsky 1985, as in §5.1.9). Rather than the book's clamp-and-
 /// recompute sequence, this evaluates all five candidates (the interior
 /// solution when the lines are not parallel, and the four end point
-/// projections) and keeps the closest. Every candidate is a genuine pair of
-/// points of the segments, so the result never under-estimates the distance,
-/// and parallel, nearly parallel, zero-length and coincident segments need no
-/// special tolerance.
+/// projections) and keeps the closest; an interior solution of two clearly
+/// non-parallel lines is returned at once (the squared distance is convex,
+/// so an interior stationary point is the minimum). Every candidate is a
+/// genuine pair of points of the segments, so the result never
+/// under-estimates the distance, and parallel, nearly parallel, zero-length
+/// and coincident segments need no special tolerance.
 pub fn segment_segment<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> SegmentSegment<T> {
     let d1 = s1.b - s1.a;
     let d2 = s2.b - s2.a;
@@ -35,6 +37,27 @@ pub fn segment_segment<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> SegmentSe
     let c = d1.dot(&r);
     let f = d2.dot(&r);
 
+    let denom = a * e - b * b;
+    let mut interior = None;
+    if denom > T::ZERO {
+        let s = (b * f - c * e) / denom;
+        let t = (a * f - b * c) / denom;
+        if s > T::ZERO && s < T::ONE && t > T::ZERO && t < T::ONE {
+            let cand = SegmentSegment {
+                s,
+                t,
+                points: ClosestPoints::new(s1.a + d1 * s, s2.a + d2 * t),
+            };
+            // The squared distance is convex in (s, t): a stationary point
+            // inside the square is the global minimum. Trust it outright
+            // when the lines are clearly not parallel (sin² > 1e-4), where
+            // it is well conditioned.
+            if denom > T::lit(1e-4) * a * e {
+                return cand;
+            }
+            interior = Some(cand);
+        }
+    }
     let mut best = {
         let (t, q) = point_segment(&s1.a, s2);
         SegmentSegment {
@@ -48,17 +71,8 @@ pub fn segment_segment<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> SegmentSe
             best = cand;
         }
     };
-    let denom = a * e - b * b;
-    if denom > T::ZERO {
-        let s = (b * f - c * e) / denom;
-        let t = (a * f - b * c) / denom;
-        if s > T::ZERO && s < T::ONE && t > T::ZERO && t < T::ONE {
-            consider(SegmentSegment {
-                s,
-                t,
-                points: ClosestPoints::new(s1.a + d1 * s, s2.a + d2 * t),
-            });
-        }
+    if let Some(cand) = interior {
+        consider(cand);
     }
     let (t, q) = point_segment(&s1.b, s2);
     consider(SegmentSegment {

@@ -11,6 +11,19 @@
 //!
 //! Non-finite inputs (any NaN or infinite coordinate, velocity, extent or
 //! `t_end`) and a negative `t_end` give `None` (no contact), never a panic.
+//!
+//! ```
+//! use clash_bv::Obb;
+//! use clash_math::{Matrix3, Point3, Vector3};
+//! use clash_narrow::moving::obb_obb;
+//!
+//! let unit = |x: f64| Obb { center: Point3::new(x, 0.0, 0.0), axes: Matrix3::identity(), half_extents: Vector3::new(1.0, 1.0, 1.0) };
+//! // b approaches a along -x at speed 2: the faces meet when the gap of 3 is closed.
+//! let c = obb_obb(&unit(0.0), &Vector3::zeros(), &unit(5.0), &Vector3::new(-2.0, 0.0, 0.0), 10.0).unwrap();
+//! assert!((c.time - 1.5).abs() < 1e-12);
+//! assert_eq!(c.normal, Vector3::x());
+//! assert!((c.point.x - 1.0).abs() < 1e-12);
+//! ```
 // `!(a <= b)`-style comparisons are deliberate: they also reject NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 

@@ -11,7 +11,7 @@
 //!
 //! Inputs are `f64` (every `f32` converts exactly). The sign is exact when no
 //! intermediate product overflows or underflows: for coordinates whose
-//! magnitudes are zero or lie in `[2^-300, 2^300]`; when the fast bound itself is
+//! magnitudes are zero or lie in `[2^-250, 2^250]`; when the fast bound itself is
 //! not finite (huge input) the exact path is taken.
 
 use clash_math::Point3;

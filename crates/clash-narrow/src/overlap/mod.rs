@@ -13,8 +13,9 @@
 //! path) and falls back to adaptive exact arithmetic
 //! ([`clash_math::predicates`]) only when the result is within the bound. The
 //! guarantee assumes no intermediate overflow or underflow: coordinates must be
-//! zero or of magnitude within about `[2^-300, 2^300]` (all of `f32`'s finite
-//! range qualifies). [`triangle_triangle_with_stats`] and
+//! zero or of magnitude within `[2^-250, 2^250]` (about `[5.5e-76, 1.8e75]`;
+//! every finite `f32` qualifies): then every product the exact arithmetic
+//! forms stays in the normal range. [`triangle_triangle_with_stats`] and
 //! [`triangle_aabb_with_stats`] count how many calls needed the exact path.
 //!
 //! The other tests are floating-point implementations of the textbook

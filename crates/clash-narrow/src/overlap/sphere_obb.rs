@@ -22,7 +22,12 @@ use clash_math::Scalar;
 /// ```
 #[inline]
 pub fn sphere_obb<T: Scalar>(s: &Sphere<T>, b: &Obb<T>) -> bool {
-    if !(clash_math::point_is_finite(&s.center) && clash_math::point_is_finite(&b.center)) {
+    let finite = clash_math::point_is_finite(&s.center)
+        && clash_math::point_is_finite(&b.center)
+        && b.half_extents.iter().all(|h| h.finite())
+        && b.axes.iter().all(|x| x.finite())
+        && s.radius.finite();
+    if !finite {
         return false;
     }
     if !(s.radius >= T::ZERO && b.half_extents.iter().all(|h| *h >= T::ZERO)) {
@@ -43,6 +48,6 @@ pub fn sphere_obb<T: Scalar>(s: &Sphere<T>, b: &Obb<T>) -> bool {
         d2 += e * e;
     }
     let r2 = s.radius * s.radius;
-    // Non-finite anywhere propagates to d2 or r2 (NaN or inf), rejected here.
-    d2.finite() && r2.finite() && d2 <= r2 && b.axes.iter().all(|x| x.finite())
+    // Overflow to infinity is rejected too.
+    d2.finite() && r2.finite() && d2 <= r2
 }

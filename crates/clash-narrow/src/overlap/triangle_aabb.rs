@@ -120,6 +120,12 @@ pub(crate) fn tri_aabb<P: Probe>(pr: &mut P, t: &[P3; 3], lo: &P3, hi: &P3) -> b
             return false;
         }
     }
+    // Exact early accept: a vertex inside the closed box.
+    if t.iter()
+        .any(|v| (0..3).all(|k| lo[k] <= v[k] && v[k] <= hi[k]))
+    {
+        return true;
+    }
     // Triangle normal axis.
     let n = normal_signs(pr, &t[0], &t[1], &t[2]);
     if n != [0; 3] {

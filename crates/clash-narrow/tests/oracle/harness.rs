@@ -6,7 +6,7 @@
 //! bytes read as zero). Control bits make the second shape reuse vertices of
 //! the first (shared vertices and edges), and select an extra `f32` run.
 //! Finite values outside the exactness domain (`0` or magnitude in
-//! `[2^-300, 2^300]`) are skipped; non-finite values must give `false`.
+//! `[2^-250, 2^250]`) are skipped; non-finite values must give `false`.
 
 use super::{tri_box_f64, tri_tri_f64};
 use clash_bv::{Aabb, BoundingVolume, Obb};
@@ -25,7 +25,7 @@ fn read_f64s(data: &[u8], n: usize) -> Vec<f64> {
 }
 
 fn in_domain(x: f64) -> bool {
-    x == 0.0 || (x.is_finite() && x.abs() >= 2f64.powi(-300) && x.abs() <= 2f64.powi(300))
+    x == 0.0 || (x.is_finite() && x.abs() >= 2f64.powi(-250) && x.abs() <= 2f64.powi(250))
 }
 
 fn tri(v: &[f64]) -> [[f64; 3]; 3] {
@@ -105,11 +105,11 @@ pub fn check_triangle_aabb(data: &[u8]) {
         }
     }
     // snap vertex coordinates onto box planes
-    for i in 0..3 {
+    for (i, v) in t.iter_mut().enumerate() {
         for k in 0..3 {
             match (ctl >> (1 + (i * 3 + k) % 6)) & 3 {
-                1 if ctl & 0x40 != 0 => t[i][k] = lo[k],
-                2 if ctl & 0x40 != 0 => t[i][k] = hi[k],
+                1 if ctl & 0x40 != 0 => v[k] = lo[k],
+                2 if ctl & 0x40 != 0 => v[k] = hi[k],
                 _ => {}
             }
         }
