@@ -45,6 +45,8 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     /// Derived lazily: whether the mesh is closed, and one vertex per
     /// connected piece (both only needed by containment queries).
     pub(crate) topology: OnceLock<Topology>,
+    /// Derived lazily: pseudo-normals for signed distance.
+    pub(crate) pseudo_normals: OnceLock<crate::closest_point::PseudoNormals<T>>,
     pub(crate) _scalar: PhantomData<T>,
 }
 
@@ -65,6 +67,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             leaf_tris: built.tris,
             options: *options,
             topology: OnceLock::new(),
+            pseudo_normals: OnceLock::new(),
             _scalar: PhantomData,
         })
     }
@@ -192,7 +195,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         options: BuildOptions,
     ) -> Result<Self, MeshError> {
         let leaf_tris = order.iter().map(|&i| mesh.triangle(i as usize)).collect();
-        Ok(Self { mesh, nodes, order, leaf_tris, options, topology: OnceLock::new(), _scalar: PhantomData })
+        Ok(Self { mesh, nodes, order, leaf_tris, options, topology: OnceLock::new(),
+            pseudo_normals: OnceLock::new(), _scalar: PhantomData })
     }
 }
 

@@ -5,7 +5,11 @@
 //! [`BuildOptions`]) over any bounding volume type of clash-bv, a flat
 //! preorder node layout, refit, mesh/mesh collision by simultaneous descent
 //! ending in clash-narrow's exact triangle/triangle test, self-collision,
-//! containment of closed meshes, parallel batches, and saving and loading.
+//! containment of closed meshes, parallel batches, and saving and loading;
+//! and the other queries on the same trees: ray casts ([`Bvh::cast_ray`]),
+//! closest points and signed distance ([`Bvh::closest_point`],
+//! [`Bvh::signed_distance`]), mesh/mesh distance ([`Bvh::distance`]) and a
+//! mesh against a primitive ([`Bvh::triangles_meeting`]).
 //!
 //! ```
 //! use clash_bvh::{Bvh, BuildOptions, CollisionRequest, TriMesh};
@@ -40,6 +44,11 @@
 mod batch;
 mod build;
 mod bv_pair;
+mod bv_query;
+mod closest_point;
+mod distance;
+mod ray;
+mod shape_query;
 mod bvh;
 mod collide;
 mod containment;
@@ -54,6 +63,11 @@ mod validate;
 pub use batch::collide_pairs;
 pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
 pub use bv_pair::BvPair;
+pub use bv_query::BvQuery;
+pub use closest_point::{MeshPoint, SignedDistance, SignedDistanceError};
+pub use distance::{DistanceRequest, MeshDistance};
+pub use ray::{MeshRayHit, RayQuery};
+pub use shape_query::Shape;
 pub use bvh::{Bvh, TreeStats};
 pub use collide::{CollisionRequest, CollisionResult, Containment, TrianglePair};
 pub use error::{BuildError, LoadError, MeshError};

@@ -1,0 +1,166 @@
+//! Ray casts against a mesh (RTCD §6.3 traversal, ending in clash-narrow's
+//! watertight ray/triangle test).
+
+use crate::{Bvh, BvQuery, MAX_DEPTH};
+use clash_math::{Point3, Ray, Scalar, Vector3};
+use clash_narrow::cast::{Culling, ray_triangle};
+use rayon::prelude::*;
+
+/// A ray hit on a mesh.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshRayHit<T: Scalar> {
+    /// Index of the triangle hit, in the mesh as given.
+    pub triangle: u32,
+    /// Ray parameter of the hit.
+    pub t: T,
+    /// Barycentric weights of the triangle's corners `a`, `b`, `c`.
+    pub barycentric: [T; 3],
+    /// The hit point.
+    pub point: Point3<T>,
+    /// Unit normal of the triangle (counter-clockwise winding), not flipped towards the ray.
+    pub normal: Vector3<T>,
+}
+
+/// Which part of the ray to search and which sides of the triangles count.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RayQuery<T: Scalar> {
+    /// Smallest accepted parameter.
+    pub t_min: T,
+    /// Largest accepted parameter.
+    pub t_max: T,
+    /// Both sides, or front faces only.
+    pub culling: Culling,
+}
+
+impl<T: Scalar> Default for RayQuery<T> {
+    /// The whole ray, both sides.
+    fn default() -> Self {
+        Self { t_min: T::ZERO, t_max: T::INFINITY, culling: Culling::BothSides }
+    }
+}
+
+impl<T: Scalar> RayQuery<T> {
+    /// The interval `[t_min, t_max]`, both sides.
+    pub fn within(t_min: T, t_max: T) -> Self {
+        Self { t_min, t_max, culling: Culling::BothSides }
+    }
+}
+
+const STACK: usize = MAX_DEPTH as usize + 2;
+
+impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
+    /// The closest hit of `ray` on the mesh within the query's interval (the
+    /// smallest `t`; among equal `t`, the smallest triangle index), or `None`.
+    ///
+    /// Watertight: a ray through an edge or vertex shared by triangles of
+    /// the mesh hits one of them (see [`clash_narrow::cast::ray_triangle`]),
+    /// and volumes are tested conservatively, so no ray slips through.
+    /// Children are visited nearest entry first; no allocation.
+    ///
+    /// ```
+    /// use clash_bvh::{Bvh, BuildOptions, RayQuery, TriMesh};
+    /// use clash_bv::Aabb;
+    /// use clash_math::{Point3, Ray, Vector3};
+    /// let mesh = TriMesh::new(
+    ///     vec![Point3::new(0.0_f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)],
+    ///     vec![[0, 1, 2]],
+    /// )?;
+    /// let tree: Bvh<f32, Aabb<f32>> = Bvh::build(mesh, &BuildOptions::sah())?;
+    /// let ray = Ray::new(Point3::new(0.25, 0.25, 2.0), Vector3::new(0.0, 0.0, -1.0));
+    /// let hit = tree.cast_ray(&ray, &RayQuery::default()).unwrap();
+    /// assert_eq!((hit.triangle, hit.t), (0, 2.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cast_ray(&self, ray: &Ray<T>, query: &RayQuery<T>) -> Option<MeshRayHit<T>> {
+        let mut best: Option<MeshRayHit<T>> = None;
+        self.ray_traverse(ray, query, |hit| {
+            if best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && hit.triangle < b.triangle)) {
+                best = Some(hit);
+            }
+            (best.map_or(query.t_max, |b| b.t), false)
+        });
+        best
+    }
+
+    /// Some hit of `ray` within the interval (the first found), or `None`:
+    /// the cheapest occlusion test.
+    pub fn cast_ray_any(&self, ray: &Ray<T>, query: &RayQuery<T>) -> Option<MeshRayHit<T>> {
+        let mut found = None;
+        self.ray_traverse(ray, query, |hit| {
+            found = Some(hit);
+            (query.t_max, true)
+        });
+        found
+    }
+
+    /// Every hit of `ray` within the interval, sorted by `t`, then triangle
+    /// index; `out` is cleared first (reuse it across calls to avoid allocation).
+    pub fn cast_ray_all(&self, ray: &Ray<T>, query: &RayQuery<T>, out: &mut Vec<MeshRayHit<T>>) {
+        out.clear();
+        self.ray_traverse(ray, query, |hit| {
+            out.push(hit);
+            (query.t_max, false)
+        });
+        out.sort_by(|a, b| a.t.partial_cmp(&b.t).unwrap_or(core::cmp::Ordering::Equal).then(a.triangle.cmp(&b.triangle)));
+    }
+
+    /// [`Self::cast_ray`] for many rays in parallel; `result[i]` answers `rays[i]`.
+    pub fn cast_rays(&self, rays: &[Ray<T>], query: &RayQuery<T>) -> Vec<Option<MeshRayHit<T>>> {
+        rays.par_iter().map(|r| self.cast_ray(r, query)).collect()
+    }
+
+    /// Depth-first traversal, nearer child first. `on_hit` returns the new
+    /// upper bound on `t` and whether to stop.
+    fn ray_traverse(&self, ray: &Ray<T>, query: &RayQuery<T>, mut on_hit: impl FnMut(MeshRayHit<T>) -> (T, bool)) {
+        let mut t_max = query.t_max;
+        let Some(t0) = self.nodes[0].bv.ray_entry(ray, query.t_min, t_max) else { return };
+        let mut stack = [(0u32, t0); STACK];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (i, entry) = stack[len];
+            if entry > t_max {
+                continue;
+            }
+            let node = &self.nodes[i as usize];
+            match node.triangle_range() {
+                Some(range) => {
+                    for pos in range {
+                        let (tri, id) = self.leaf_triangle(pos);
+                        if let Some(h) = ray_triangle(ray, tri, query.culling, query.t_min, t_max) {
+                            let hit = MeshRayHit { triangle: id, t: h.t, barycentric: [h.u, h.v, h.w], point: h.point, normal: h.normal };
+                            let (bound, stop) = on_hit(hit);
+                            if stop {
+                                return;
+                            }
+                            t_max = bound;
+                        }
+                    }
+                }
+                None => {
+                    let (l, r) = (i + 1, node.child_or_first);
+                    let tl = self.nodes[l as usize].bv.ray_entry(ray, query.t_min, t_max);
+                    let tr = self.nodes[r as usize].bv.ray_entry(ray, query.t_min, t_max);
+                    match (tl, tr) {
+                        (Some(a), Some(b)) => {
+                            // push the farther first so the nearer is popped first
+                            let (near, far) = if a <= b { ((l, a), (r, b)) } else { ((r, b), (l, a)) };
+                            stack[len] = far;
+                            stack[len + 1] = near;
+                            len += 2;
+                        }
+                        (Some(a), None) => {
+                            stack[len] = (l, a);
+                            len += 1;
+                        }
+                        (None, Some(b)) => {
+                            stack[len] = (r, b);
+                            len += 1;
+                        }
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+    }
+}
