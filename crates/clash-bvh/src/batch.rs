@@ -29,10 +29,13 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     }
 }
 
+/// One job of [`collide_pairs`]: two trees and the pose of the second in the first's frame.
+pub type TreePair<'a, T, B, B2> = (&'a Bvh<T, B>, &'a Bvh<T, B2>, Isometry3<T>);
+
 /// [`Bvh::collide`] for many pairs of trees, each with the pose of its second
 /// tree in the first one's frame, in parallel; `result[i]` answers `pairs[i]`.
 pub fn collide_pairs<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolume<T>>(
-    pairs: &[(&Bvh<T, B>, &Bvh<T, B2>, Isometry3<T>)],
+    pairs: &[TreePair<'_, T, B, B2>],
     request: &CollisionRequest,
 ) -> Vec<CollisionResult> {
     pairs.par_iter().map(|(a, b, pose)| a.collide(b, pose, request)).collect()

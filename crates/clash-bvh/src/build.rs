@@ -106,10 +106,10 @@ impl BuildOptions {
         if self.max_depth > MAX_DEPTH {
             return Err(crate::BuildError::InvalidOptions("max_depth must be at most 64"));
         }
-        if let SplitRule::Sah { bins } = self.split {
-            if !(2..=256).contains(&bins) {
-                return Err(crate::BuildError::InvalidOptions("SAH bins must be between 2 and 256"));
-            }
+        if let SplitRule::Sah { bins } = self.split
+            && !(2..=256).contains(&bins)
+        {
+            return Err(crate::BuildError::InvalidOptions("SAH bins must be between 2 and 256"));
         }
         Ok(())
     }
@@ -240,7 +240,7 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
     let mut right_area = [T::ZERO; 256];
     for axis in 0..3 {
         let extent = chi[axis] - clo[axis];
-        if !(extent > T::ZERO) {
+        if extent <= T::ZERO || !extent.finite() {
             continue;
         }
         let scale = T::lit(bins as f64) / extent;

@@ -172,7 +172,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             memory_bytes: self.nodes.len() * core::mem::size_of::<Node<B>>()
                 + self.order.len() * 4
                 + self.leaf_tris.len() * core::mem::size_of::<Triangle<T>>()
-                + self.mesh.vertices().len() * core::mem::size_of::<Point3<T>>()
+                + core::mem::size_of_val(self.mesh.vertices())
                 + self.mesh.num_triangles() * 12,
             sah_cost: self.nodes.iter().filter(|n| !n.is_leaf()).map(|n| n.bv.surface_area().to_f64()).sum::<f64>()
                 / self.nodes[0].bv.surface_area().to_f64().max(f64::MIN_POSITIVE),

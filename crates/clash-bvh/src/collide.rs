@@ -161,12 +161,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         other: &Bvh<T, B2>,
         other_to_self: &Isometry3<T>,
         max_depth: u32,
-        mut f: impl FnMut(u32, u32) -> ControlFlow<()>,
+        f: impl FnMut(u32, u32) -> ControlFlow<()>,
     ) -> ControlFlow<()>
     where
         B: BvPair<T, B2>,
     {
-        self.descend(other, other_to_self, max_depth, |a, b| f(a, b))
+        self.descend(other, other_to_self, max_depth, f)
     }
 
     /// The simultaneous descent: calls `visit(a, b)` on each overlapping pair

@@ -60,7 +60,7 @@ mod partition;
 mod self_collide;
 mod validate;
 
-pub use batch::collide_pairs;
+pub use batch::{TreePair, collide_pairs};
 pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
 pub use bv_pair::BvPair;
 pub use bv_query::BvQuery;

@@ -80,7 +80,7 @@ pub fn covariance_of_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<C
         second += (m * m.transpose() * T::lit(9.0) + p * p.transpose() + q * q.transpose() + r * r.transpose())
             * (area / T::lit(12.0));
     }
-    if !(area_sum > T::ZERO) || !area_sum.finite() {
+    if area_sum <= T::ZERO || !area_sum.finite() {
         let corners: Vec<Point3<T>> = triangles.iter().flat_map(|t| t.vertices()).collect();
         return covariance_of_points(&corners);
     }

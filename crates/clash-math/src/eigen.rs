@@ -46,7 +46,7 @@ pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
     while sweeps < MAX_SWEEPS {
         let off = a[(0, 1)] * a[(0, 1)] + a[(0, 2)] * a[(0, 2)] + a[(1, 2)] * a[(1, 2)];
         let diag = a[(0, 0)] * a[(0, 0)] + a[(1, 1)] * a[(1, 1)] + a[(2, 2)] * a[(2, 2)];
-        if !(off > diag * T::EPSILON * T::EPSILON) {
+        if !off.finite() || off <= diag * T::EPSILON * T::EPSILON {
             // Converged (this also stops on off == 0 and on NaN).
             break;
         }

@@ -164,7 +164,7 @@ pub fn check_triangle_aabb(data: &[u8]) {
 /// `BoundingVolume::overlaps` of `clash_bv::Obb` against the exact oracle on
 /// the boxes' exact corners. The contract is conservative ("false only when
 /// certainly disjoint"), so only a `false` for boxes that overlap even after
-/// shrinking by a relative `1e-9` (beyond rounding of the axes) is a failure.
+/// shrinking by a relative `2^-30` (beyond rounding of the axes) is a failure.
 pub fn check_obb_obb(data: &[u8]) {
     let v = read_f64s(data, 14);
     // Finite, bounded, and on a 2^-20 grid: keeps the rational oracle fast.
@@ -191,7 +191,7 @@ pub fn check_obb_obb(data: &[u8]) {
     };
     let (a, b) = (mk(&v[0..7]), mk(&v[7..14]));
     let got = a.overlaps(&b);
-    let shrink = 1.0 - 1e-9;
+    let shrink = 1.0 - 2f64.powi(-30); // dyadic, about 1e-9
     if obb_corners_overlap(&a, &b, shrink) {
         assert!(got, "overlaps() = false for overlapping boxes {a:?} {b:?}");
     }
@@ -225,5 +225,22 @@ pub fn obb_corners_overlap(a: &Obb<f64>, b: &Obb<f64>, f: f64) -> bool {
     };
     let (pa, da) = pts(a);
     let (pb, db) = pts(b);
-    convex_overlap(&pa, &da, &pb, &db)
+    // All values are dyadic: scale by the largest denominator (a power of two,
+    // hence a multiple of every other) and run the SAT on integers.
+    let all = pa
+        .iter()
+        .chain(da.iter())
+        .chain(pb.iter())
+        .chain(db.iter())
+        .flatten();
+    let den = all
+        .map(|x| x.denom().clone())
+        .max()
+        .unwrap_or_else(|| 1.into());
+    let ints = |v: &[[Q; 3]]| -> Vec<[num_bigint::BigInt; 3]> {
+        v.iter()
+            .map(|p| core::array::from_fn(|r| p[r].numer() * (&den / p[r].denom())))
+            .collect()
+    };
+    convex_overlap(&ints(&pa), &ints(&da), &ints(&pb), &ints(&db))
 }
