@@ -304,6 +304,11 @@ fn broad(c: &mut Criterion) {
             Scene::new(n, 1),
             DynamicTree::<f64, u32>::new(MARGIN).unwrap(),
         );
+        // Same margin, fat boxes stretched 8 (not 2) displacements ahead: fewer re-insertions.
+        let mut tree32_p8 = ClashWorld::<f32, _>::new(
+            Scene::new(n, 1),
+            DynamicTree::<f32, u32>::with_prediction(MARGIN as f32, 8.0).unwrap(),
+        );
         let mut sap32 =
             ClashWorld::<f32, _>::new(Scene::new(n, 1), SortAndSweep::<f32, u32>::new());
         let mut sap64 =
@@ -319,13 +324,14 @@ fn broad(c: &mut Criterion) {
             parry.step(),
             bvh32.step(),
             bvh64.step(),
+            tree32_p8.step(),
         ];
         eprintln!(
-            "{n} boxes: pairs per step (tree32, tree64, sap32, sap64, parry, bvh32, bvh64) = {counts:?}"
+            "{n} boxes: pairs per step (tree32, tree64, sap32, sap64, parry, bvh32, bvh64, tree32_p8) = {counts:?}"
         );
         // f32 and f64 may differ on boxes that touch within rounding.
         let (c32, c64) = (
-            [counts[0], counts[2], counts[4], counts[5]],
+            [counts[0], counts[2], counts[4], counts[5], counts[7]],
             [counts[1], counts[3], counts[6]],
         );
         assert!(
@@ -337,6 +343,9 @@ fn broad(c: &mut Criterion) {
         });
         g.bench_function(BenchmarkId::new("clash_tree", "f64"), |b| {
             b.iter(|| black_box(tree64.step()))
+        });
+        g.bench_function(BenchmarkId::new("clash_tree_p8", "f32"), |b| {
+            b.iter(|| black_box(tree32_p8.step()))
         });
         g.bench_function(BenchmarkId::new("parry3d_bvh", "f32"), |b| {
             b.iter(|| black_box(parry.step()))

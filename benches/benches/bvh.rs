@@ -233,6 +233,19 @@ fn collide(c: &mut Criterion) {
         .filter(|(c, p)| obb32.intersects(&obb32, c) == parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting))
         .count();
     println!("== parry3d agrees with clash on {agree} of {n_parry} poses (any contact, f32)");
+    // Who is right where they differ: the same pose in f64, where the exact
+    // triangle test and the distance query see the transform with less rounding.
+    let rss64 = Bvh::<f64, Rss<f64>>::build(m64.clone(), &BuildOptions::default()).unwrap();
+    for (k, (c32, p)) in poses32[..n_parry].iter().zip(&pp).enumerate() {
+        let ours = obb32.intersects(&obb32, c32);
+        let theirs = parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting);
+        if ours != theirs {
+            let pose64 = poses64[k];
+            let pairs = obb64.collide(&obb64, &pose64, &CollisionRequest::all()).pairs.len();
+            let d = rss64.distance(&rss64, &pose64).distance;
+            println!("== pose {k}: clash f32 {ours}, parry3d {theirs}; clash f64: {pairs} intersecting pairs, distance {d:e}");
+        }
+    }
 }
 
 criterion_group!(benches, collide, build);

@@ -55,10 +55,12 @@ impl<T: Scalar> Node<T> {
 /// `prediction * displacement` along its motion. An [`update`](Self::update)
 /// whose new box stays inside the fat box costs one containment test; one
 /// that leaves it removes the leaf and re-inserts it (O(log n), no
-/// allocation, same handle). Insertion picks the sibling that minimises the
-/// surface-area (SAH) cost by branch-and-bound (RTCD §6.2.3.1), and
-/// refitting on the way up applies tree rotations that shrink surface area.
-/// Queries and pairs are exact on the tight boxes.
+/// allocation, same handle). Insertion picks the sibling of least
+/// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent refined by a
+/// bounded branch-and-bound search, and refitting on the way up applies tree
+/// rotations that shrink surface area. Pair enumeration is incremental: only
+/// objects whose fat box changed are queried again. Queries and pairs are
+/// exact on the tight boxes.
 ///
 /// ```
 /// use clash_broad::{BroadPhase, DynamicTree, PairTracker};

@@ -28,7 +28,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Brings `fat_pairs` up to date with the current fat boxes.
     fn update_fat_pairs(&mut self) {
         let mut pairs = core::mem::take(&mut self.fat_pairs);
-        if !self.fat_pairs_valid {
+        // When many fat boxes changed, one traversal of the tree against
+        // itself is cheaper than one query per changed object.
+        if !self.fat_pairs_valid || self.moved.len() > self.slots.len() / 8 {
             pairs.clear();
             self.for_each_fat_pair(|a, b| pairs.push((a.min(b), a.max(b))));
         } else {

@@ -34,13 +34,23 @@ impl<T: Scalar> Obb<T> {
             }
         }
         let mid = (lo + hi) * T::HALF;
-        let half = (hi - lo) * T::HALF;
-        // Pad by the rounding of the projections (relative to the distances
-        // involved) so that every input point tests inside.
-        let span = lo.abs().max().max_of(hi.abs().max());
-        let pad = span * T::EPSILON * T::lit(4.0);
+        let center = origin + axes * mid;
+        // Second pass about the stored centre, with the very expression
+        // `contains_point` evaluates, so every input point tests inside
+        // exactly; then pad by the rounding bound of that expression
+        // (about 3 ulps of |p - c|), so the box also holds the points in
+        // exact arithmetic and separating-axis tests stay conservative.
+        let mut half = Vector3::zeros();
+        let mut reach = T::ZERO;
+        for p in points {
+            let d = p - center;
+            let u = axes.tr_mul(&d);
+            half = half.sup(&u.abs());
+            reach = reach.max_of(d.abs().sum());
+        }
+        let pad = reach * T::EPSILON * T::lit(4.0);
         Self {
-            center: origin + axes * mid,
+            center,
             axes: *axes,
             half_extents: half.add_scalar(pad),
         }

@@ -10,15 +10,20 @@ use clash_math::{Point3, Scalar, Vector3, covariance_of_points, jacobi_eigen};
 const SEED: u64 = 0x5EED_C1A5_4B0B_0001;
 
 /// Recomputes the radius as the largest distance from the centre to a point,
-/// so that a fit contains its input whatever rounding happened on the way.
+/// so that a fit contains its input whatever rounding happened on the way:
+/// the square root is padded by 4 ulps, which covers the rounding of `sqrt`
+/// and of the squared distance, so `contains_point` (which compares squared
+/// distances) holds for every input point, and so does exact containment.
 fn enclose<T: Scalar>(center: Point3<T>, points: &[Point3<T>]) -> Sphere<T> {
     let r2 = points
         .iter()
         .fold(T::ZERO, |m, p| m.max_of((p - center).norm_squared()));
-    Sphere {
-        center,
-        radius: r2.sqrt(),
+    let r = r2.sqrt();
+    let mut radius = r + r * T::EPSILON * T::lit(4.0);
+    while radius * radius < r2 {
+        radius += radius * T::EPSILON;
     }
+    Sphere { center, radius }
 }
 
 /// The sphere with diameter `ab`, grown over all points (Ritter's second pass).

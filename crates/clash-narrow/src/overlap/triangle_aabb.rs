@@ -12,6 +12,8 @@
 //!
 //! * **Face axes.** Compare the triangle's coordinate range with `[lo_k, hi_k]`:
 //!   comparisons of input values, exact.
+//!   (Before the other axes, a triangle vertex inside the box is an exact
+//!   early accept: also pure comparisons.)
 //! * **Normal axis.** The box corners are input values, so
 //!   `orient3d(a, b, c, x) = sign(n · (x - a))` is exact at a corner `x`. The
 //!   corner maximising `n · x` takes `hi_k` where `n_k > 0` and `lo_k` where
