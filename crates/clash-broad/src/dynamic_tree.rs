@@ -111,6 +111,10 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// pair enumeration; valid when `fat_pairs_valid`.
     pub(crate) fat_pairs: Vec<(u32, u32)>,
     pub(crate) fat_pairs_valid: bool,
+    /// Slots whose leaf was enlarged in place by `update` and awaits
+    /// re-insertion at the next [`settle`](Self::settle).
+    pub(crate) pending: Vec<u32>,
+    pub(crate) pending_flag: Vec<bool>,
 }
 
 impl<T: Scalar, U> DynamicTree<T, U> {
@@ -150,6 +154,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             moved_flag: Vec::new(),
             fat_pairs: Vec::new(),
             fat_pairs_valid: false,
+            pending: Vec::new(),
+            pending_flag: Vec::new(),
         })
     }
 
@@ -276,8 +282,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// When the new box still lies in the fat box, and the fat box is not
     /// much larger than the new fat box would be (so that it shrinks again
     /// after fast motion stops), only the tight box is stored and `false` is
-    /// returned. Otherwise the leaf is re-inserted under a new fat box and
-    /// `true` is returned. The handle is unchanged either way.
+    /// returned. Otherwise the leaf gets a new fat box, its ancestors are
+    /// refitted, it is queued for re-insertion at the next
+    /// [`settle`](Self::settle), and `true` is returned. The handle is
+    /// unchanged either way.
     ///
     /// # Errors
     /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
@@ -405,14 +413,19 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
     /// Refits the boxes and heights from `n` up to the root, rotating at
     /// each node where that reduces surface area.
-    pub(crate) fn refit_upward(&mut self, mut n: u32) {
+    pub(crate) fn refit_upward(&mut self, n: u32) {
+        self.refit_upward_with(n, true);
+    }
+
+    /// Refits from `n` up to the root, rotating only when `rotate` is set.
+    fn refit_upward_with(&mut self, mut n: u32, rotate: bool) {
         while n != NULL {
             let [a, b] = self.nodes[n as usize].child;
             let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
             let aabb = union(&na.aabb, &nb.aabb);
             let old = self.nodes[n as usize];
             self.nodes[n as usize].aabb = aabb;
-            let rotated = self.rotate(n);
+            let rotated = rotate && self.rotate(n);
             let [a, b] = self.nodes[n as usize].child;
             let height = 1 + self.nodes[a as usize]
                 .height
@@ -430,6 +443,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unlinks a leaf from the tree (the leaf node itself stays allocated);
     /// its parent is freed and its sibling takes the parent's place.
     pub(crate) fn remove_leaf(&mut self, leaf: u32) {
+        self.unlink_leaf(leaf, true);
+    }
+
+    /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
+    fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -448,17 +466,72 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.free_node_at(parent);
         self.nodes[leaf as usize].parent = NULL;
-        self.refit_upward(grand);
+        self.refit_upward_with(grand, rotate);
     }
 
     /// Gives a leaf a new fat box: the leaf is removed and re-inserted from
     /// the root (O(log n); its node is reused, so its handle is unchanged).
     /// Re-inserting from the root rather than keeping the leaf near its old
     /// place is what keeps the tree's SAH cost close to a fresh build.
+    ///
+    /// The re-insertion is deferred to the next [`settle`](Self::settle)
+    /// (which pair enumeration calls): until then the leaf keeps its place
+    /// and its ancestors are refitted, so the tree stays exact and valid.
     fn move_leaf(&mut self, leaf: u32, fat: Aabb<T>) {
-        self.remove_leaf(leaf);
         self.nodes[leaf as usize].aabb = fat;
-        self.insert_leaf(leaf);
+        // Plain refit, no rotations: the box is provisional (it may be far
+        // from its final place), and rotating around it would bend the tree.
+        let mut n = self.nodes[leaf as usize].parent;
+        while n != NULL {
+            let [a, b] = self.nodes[n as usize].child;
+            let aabb = union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb);
+            if aabb == self.nodes[n as usize].aabb {
+                break;
+            }
+            self.nodes[n as usize].aabb = aabb;
+            n = self.nodes[n as usize].parent;
+        }
+        let slot = self.nodes[leaf as usize].proxy;
+        let s = slot as usize;
+        if self.pending_flag.len() <= s {
+            self.pending_flag.resize(s + 1, false);
+        }
+        if !self.pending_flag[s] {
+            self.pending_flag[s] = true;
+            self.pending.push(slot);
+        }
+    }
+
+    /// Re-inserts the leaves that [`update`](Self::update) moved out of their
+    /// fat boxes since the last call, each from the root by SAH cost. When
+    /// more than an eighth of all objects are pending (a whole scene started
+    /// moving at once), one parallel [`rebuild`](Self::rebuild) is cheaper
+    /// and is done instead. [`overlapping_pairs`](Self::overlapping_pairs)
+    /// calls this first; call it yourself when you update without asking for pairs.
+    pub fn settle(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        if self.pending.len() > self.slots.len() / 8 {
+            self.rebuild();
+            return;
+        }
+        let pending = core::mem::take(&mut self.pending);
+        // Unlink them all first, so that no insertion is steered by the
+        // provisional boxes of the others.
+        for &slot in &pending {
+            if self.slots.is_live(slot as usize) {
+                self.unlink_leaf(self.slots.link[slot as usize], false);
+            }
+        }
+        for &slot in &pending {
+            self.pending_flag[slot as usize] = false;
+            if self.slots.is_live(slot as usize) {
+                self.insert_leaf(self.slots.link[slot as usize]);
+            }
+        }
+        self.pending = pending;
+        self.pending.clear();
     }
 
     /// Links an unlinked leaf (its fat box set) into the tree next to the

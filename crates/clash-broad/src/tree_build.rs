@@ -43,6 +43,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             })
             .collect();
         self.free_node = NULL;
+        for &slot in &self.pending {
+            self.pending_flag[slot as usize] = false;
+        }
+        self.pending.clear();
         if items.is_empty() {
             self.nodes.clear();
             self.root = NULL;

@@ -16,6 +16,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// checked on the tight boxes, so the answer is exact.
     pub fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
         out.clear();
+        self.settle();
         self.update_fat_pairs();
         for &(a, b) in &self.fat_pairs {
             if overlaps(&self.slots.aabb[a as usize], &self.slots.aabb[b as usize]) {

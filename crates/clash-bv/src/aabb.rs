@@ -1,5 +1,5 @@
 //! Axis-aligned bounding boxes, RTCD §4.2.
-use crate::check::{check_points, triangle_corners};
+use crate::check::{check_points, check_triangles};
 use crate::{BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
@@ -105,7 +105,15 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
     }
 
     fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::from_points(&triangle_corners(triangles)?)
+        // No corner buffer: a tree builder calls this once per node.
+        check_triangles(triangles)?;
+        let mut b = Self { min: triangles[0].a, max: triangles[0].a };
+        for t in triangles {
+            b.grow(&t.a);
+            b.grow(&t.b);
+            b.grow(&t.c);
+        }
+        Ok(b)
     }
 
     /// RTCD §6.5.1.

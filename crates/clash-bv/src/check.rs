@@ -15,6 +15,17 @@ pub(crate) fn check_points<T: Scalar>(points: &[Point3<T>]) -> Result<(), FitErr
     }
 }
 
+/// `Err(Empty)` for no triangles, `Err(NonFinite{index})` for the first NaN/inf triangle.
+pub(crate) fn check_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<(), FitError> {
+    if triangles.is_empty() {
+        return Err(FitError::Empty);
+    }
+    match triangles.iter().position(|t| !t.is_finite()) {
+        Some(index) => Err(FitError::NonFinite { index }),
+        None => Ok(()),
+    }
+}
+
 /// Validates triangles and returns their corners (three per triangle, in order).
 pub(crate) fn triangle_corners<T: Scalar>(
     triangles: &[Triangle<T>],

@@ -23,10 +23,16 @@ impl<T: Scalar> Obb<T> {
     /// the points: extents from the points' projections on each axis (RTCD §4.4.3).
     /// `points` must be non-empty and finite.
     pub fn from_axes_and_points(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {
-        let origin = points[0];
+        Self::from_axes_and_iter(axes, || points.iter().copied())
+    }
+
+    /// [`Self::from_axes_and_points`] over points produced twice by `points`
+    /// (no buffer; a tree builder fits every node).
+    pub(crate) fn from_axes_and_iter<I: Iterator<Item = Point3<T>>>(axes: &Matrix3<T>, points: impl Fn() -> I) -> Self {
+        let origin = points().next().unwrap_or_else(Point3::origin);
         let mut lo = Vector3::repeat(T::INFINITY);
         let mut hi = Vector3::repeat(T::NEG_INFINITY);
-        for p in points {
+        for p in points() {
             let u = axes.tr_mul(&(p - origin));
             for k in 0..3 {
                 lo[k] = lo[k].min_of(u[k]);
@@ -42,7 +48,7 @@ impl<T: Scalar> Obb<T> {
         // exact arithmetic and separating-axis tests stay conservative.
         let mut half = Vector3::zeros();
         let mut reach = T::ZERO;
-        for p in points {
+        for p in points() {
             let d = p - center;
             let u = axes.tr_mul(&d);
             half = half.sup(&u.abs());

@@ -1,7 +1,7 @@
 //! Oriented boxes from principal component analysis: of the points, of the
 //! points' convex hull, and of a triangle set as a continuous distribution
 //! (RTCD §4.4.3; Eberly §6.1.1–6.1.3).
-use crate::check::{check_points, triangle_corners};
+use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
     Matrix3, Point3, Scalar, Triangle, covariance_of_hull, covariance_of_points,
@@ -72,11 +72,10 @@ impl<T: Scalar> Obb<T> {
     /// # Errors
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        let corners = triangle_corners(triangles)?;
+        check_triangles(triangles)?;
         let cov = covariance_of_triangles(triangles)?;
-        Ok(Self::from_axes_and_points(
-            &principal_axes(&cov.matrix),
-            &corners,
-        ))
+        Ok(Self::from_axes_and_iter(&principal_axes(&cov.matrix), || {
+            triangles.iter().flat_map(|t| t.vertices())
+        }))
     }
 }

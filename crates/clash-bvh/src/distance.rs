@@ -80,6 +80,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let (na, nb) = (&self.nodes[a as usize].bv, &other.nodes[b as usize].bv);
             let moved = nb.transformed(other_to_self);
             let d = na.distance_lower_bound(&moved).unwrap_or_else(|| aabb_distance(&na.aabb(), &moved.aabb()));
+            // The bounding spheres of the boxes often bound better at a
+            // distance (OBBs' separating-axis bound is weak there); keep the larger.
+            let (oa, ob) = (na.bounding_obb(), moved.bounding_obb());
+            let spheres = (oa.center - ob.center).norm() - oa.half_extents.norm() - ob.half_extents.norm();
+            let d = d.max_of(spheres * (T::ONE - T::EPSILON * T::lit(8.0)));
             d * d
         };
         let mut stack = [(0u32, 0u32, T::ZERO); STACK];

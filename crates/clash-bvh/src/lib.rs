@@ -63,7 +63,7 @@ mod validate;
 pub use batch::{TreePair, collide_pairs};
 pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
 pub use bv_pair::BvPair;
-pub use bv_query::BvQuery;
+pub use bv_query::{BvQuery, PreparedRay};
 pub use closest_point::{MeshPoint, SignedDistance, SignedDistanceError};
 pub use distance::{DistanceRequest, MeshDistance};
 pub use ray::{MeshRayHit, RayQuery};

@@ -1,7 +1,7 @@
 //! Ray casts against a mesh (RTCD §6.3 traversal, ending in clash-narrow's
 //! watertight ray/triangle test).
 
-use crate::{Bvh, BvQuery, MAX_DEPTH};
+use crate::{Bvh, BvQuery, MAX_DEPTH, PreparedRay};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
 use rayon::prelude::*;
@@ -112,8 +112,12 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// Depth-first traversal, nearer child first. `on_hit` returns the new
     /// upper bound on `t` and whether to stop.
     fn ray_traverse(&self, ray: &Ray<T>, query: &RayQuery<T>, mut on_hit: impl FnMut(MeshRayHit<T>) -> (T, bool)) {
+        if !(ray.origin.iter().chain(ray.dir.iter()).all(|x| x.finite()) && query.t_min.finite() && query.t_min <= query.t_max) {
+            return;
+        }
+        let prepared = PreparedRay::new(ray);
         let mut t_max = query.t_max;
-        let Some(t0) = self.nodes[0].bv.ray_entry(ray, query.t_min, t_max) else { return };
+        let Some(t0) = self.nodes[0].bv.ray_entry(&prepared, query.t_min, t_max) else { return };
         let mut stack = [(0u32, t0); STACK];
         let mut len = 1;
         while len > 0 {
@@ -139,8 +143,8 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                 }
                 None => {
                     let (l, r) = (i + 1, node.child_or_first);
-                    let tl = self.nodes[l as usize].bv.ray_entry(ray, query.t_min, t_max);
-                    let tr = self.nodes[r as usize].bv.ray_entry(ray, query.t_min, t_max);
+                    let tl = self.nodes[l as usize].bv.ray_entry(&prepared, query.t_min, t_max);
+                    let tr = self.nodes[r as usize].bv.ray_entry(&prepared, query.t_min, t_max);
                     match (tl, tr) {
                         (Some(a), Some(b)) => {
                             // push the farther first so the nearer is popped first
