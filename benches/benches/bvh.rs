@@ -20,7 +20,10 @@ use std::hint::black_box;
 use std::path::Path;
 
 fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
 }
 
 fn mesh_of<T: Scalar>(tris: &[Triangle<T>]) -> TriMesh<T> {
@@ -41,7 +44,13 @@ fn collision_mesh() -> (String, Vec<Triangle<f32>>) {
 
 fn obvhs_tris(tris: &[Triangle<f32>]) -> Vec<obvhs::triangle::Triangle> {
     let v = |p: &clash_math::Point3<f32>| glam034::Vec3A::new(p.x, p.y, p.z);
-    tris.iter().map(|t| obvhs::triangle::Triangle { v0: v(&t.a), v1: v(&t.b), v2: v(&t.c) }).collect()
+    tris.iter()
+        .map(|t| obvhs::triangle::Triangle {
+            v0: v(&t.a),
+            v1: v(&t.b),
+            v2: v(&t.c),
+        })
+        .collect()
 }
 
 struct BvhShape {
@@ -69,26 +78,39 @@ fn bvh_shapes(tris: &[Triangle<f32>]) -> Vec<BvhShape> {
         .map(|t| {
             let lo = t.a.inf(&t.b).inf(&t.c);
             let hi = t.a.sup(&t.b).sup(&t.c);
-            BvhShape { aabb: bvh::aabb::Aabb::with_bounds(lo, hi), node: 0 }
+            BvhShape {
+                aabb: bvh::aabb::Aabb::with_bounds(lo, hi),
+                node: 0,
+            }
         })
         .collect()
 }
 
 fn parry_mesh(mesh: &TriMesh<f32>) -> parry3d::shape::TriMesh {
-    let v = mesh.vertices().iter().map(|p| parry3d::math::Vector::new(p.x, p.y, p.z)).collect();
+    let v = mesh
+        .vertices()
+        .iter()
+        .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
+        .collect();
     parry3d::shape::TriMesh::new(v, mesh.indices().to_vec()).unwrap()
 }
 
 fn parry_pose(iso: &Isometry3<f32>) -> parry3d::math::Pose {
     let t = iso.translation.vector;
     let r = iso.rotation.scaled_axis();
-    parry3d::math::Pose::new(parry3d::math::Vector::new(t.x, t.y, t.z), parry3d::math::Vector::new(r.x, r.y, r.z))
+    parry3d::math::Pose::new(
+        parry3d::math::Vector::new(t.x, t.y, t.z),
+        parry3d::math::Vector::new(r.x, r.y, r.z),
+    )
 }
 
 // --- build -------------------------------------------------------------------
 
 fn build(c: &mut Criterion) {
-    let n: usize = std::env::var("CLASH_BENCH_TRIS").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let n: usize = std::env::var("CLASH_BENCH_TRIS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
     let segments = 1000.min(n / 2).max(4);
     let rings = (n / (2 * segments)).max(2);
     let tris = generated_mesh(rings, segments);
@@ -99,31 +121,59 @@ fn build(c: &mut Criterion) {
     for threads in [1, 2] {
         let p = pool(threads);
         g.bench_function(BenchmarkId::new("clash_aabb_sah_f32", threads), |b| {
-            b.iter(|| p.install(|| Bvh::<f32, Aabb<f32>>::build(mesh.clone(), &BuildOptions::sah()).unwrap()))
+            b.iter(|| {
+                p.install(|| {
+                    Bvh::<f32, Aabb<f32>>::build(mesh.clone(), &BuildOptions::sah()).unwrap()
+                })
+            })
         });
         g.bench_function(BenchmarkId::new("bvh_crate_sah", threads), |b| {
             b.iter(|| {
                 let mut shapes = bvh_shapes(&tris);
-                p.install(|| black_box(bvh::bvh::Bvh::build_with_executor(&mut shapes, bvh::bvh::rayon_executor)))
+                p.install(|| {
+                    black_box(bvh::bvh::Bvh::build_with_executor(
+                        &mut shapes,
+                        bvh::bvh::rayon_executor,
+                    ))
+                })
             })
         });
     }
     let p1 = pool(1);
     let ob = obvhs_tris(&tris);
     g.bench_function(BenchmarkId::new("obvhs_ploc_fast", 1), |b| {
-        b.iter(|| p1.install(|| black_box(obvhs::bvh2::builder::build_bvh2_from_tris(&ob, obvhs::BvhBuildParams::fast_build(), &mut Default::default()))))
+        b.iter(|| {
+            p1.install(|| {
+                black_box(obvhs::bvh2::builder::build_bvh2_from_tris(
+                    &ob,
+                    obvhs::BvhBuildParams::fast_build(),
+                    &mut Default::default(),
+                ))
+            })
+        })
     });
-    g.bench_function(BenchmarkId::new("parry3d_trimesh_new", 1), |b| b.iter(|| p1.install(|| black_box(parry_mesh(&mesh)))));
+    g.bench_function(BenchmarkId::new("parry3d_trimesh_new", 1), |b| {
+        b.iter(|| p1.install(|| black_box(parry_mesh(&mesh))))
+    });
     g.finish();
 
     // Quality: sum of internal node areas over the root's.
     let ours = Bvh::<f32, Aabb<f32>>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
-    let theirs = obvhs::bvh2::builder::build_bvh2_from_tris(&ob, obvhs::BvhBuildParams::fast_build(), &mut Default::default());
+    let theirs = obvhs::bvh2::builder::build_bvh2_from_tris(
+        &ob,
+        obvhs::BvhBuildParams::fast_build(),
+        &mut Default::default(),
+    );
     let area = |a: &obvhs::aabb::Aabb| {
         let d = a.max - a.min;
         (d.x * d.y + d.y * d.z + d.z * d.x) as f64
     };
-    let internal: f64 = theirs.nodes.iter().filter(|n| !n.is_leaf()).map(|n| area(&n.aabb)).sum();
+    let internal: f64 = theirs
+        .nodes
+        .iter()
+        .filter(|n| !n.is_leaf())
+        .map(|n| area(&n.aabb))
+        .sum();
     println!(
         "== SAH cost (sum of internal node areas / root area): clash {:.2}, obvhs {:.2}",
         ours.stats().sah_cost,
@@ -136,7 +186,9 @@ fn build(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("save_load_{}k_tris", tris.len() / 1000));
     g.sample_size(10);
     g.bench_function("save_aabb_f32", |b| b.iter(|| ours.save(&file).unwrap()));
-    g.bench_function("load_aabb_f32", |b| b.iter(|| black_box(Bvh::<f32, Aabb<f32>>::load(&file).unwrap())));
+    g.bench_function("load_aabb_f32", |b| {
+        b.iter(|| black_box(Bvh::<f32, Aabb<f32>>::load(&file).unwrap()))
+    });
     g.finish();
     let _ = std::fs::remove_file(&file);
 
@@ -148,10 +200,18 @@ fn build(c: &mut Criterion) {
     for threads in [1, 2] {
         let p = pool(threads);
         g.bench_function(BenchmarkId::new("clash_obb_f64", threads), |b| {
-            b.iter(|| p.install(|| Bvh::<f64, Obb<f64>>::build(real64.clone(), &BuildOptions::default()).unwrap()))
+            b.iter(|| {
+                p.install(|| {
+                    Bvh::<f64, Obb<f64>>::build(real64.clone(), &BuildOptions::default()).unwrap()
+                })
+            })
         });
         g.bench_function(BenchmarkId::new("clash_rss_f64", threads), |b| {
-            b.iter(|| p.install(|| Bvh::<f64, Rss<f64>>::build(real64.clone(), &BuildOptions::default()).unwrap()))
+            b.iter(|| {
+                p.install(|| {
+                    Bvh::<f64, Rss<f64>>::build(real64.clone(), &BuildOptions::default()).unwrap()
+                })
+            })
         });
     }
     g.finish();
@@ -162,19 +222,33 @@ fn build(c: &mut Criterion) {
 /// Random poses of a copy of the mesh around itself, scaled so that about
 /// half of them collide.
 fn poses(tris: &[Triangle<f32>], n: usize) -> Vec<Isometry3<f64>> {
-    let lo = tris.iter().fold(tris[0].a, |m, t| m.inf(&t.a).inf(&t.b).inf(&t.c));
-    let hi = tris.iter().fold(tris[0].a, |m, t| m.sup(&t.a).sup(&t.b).sup(&t.c));
+    let lo = tris
+        .iter()
+        .fold(tris[0].a, |m, t| m.inf(&t.a).inf(&t.b).inf(&t.c));
+    let hi = tris
+        .iter()
+        .fold(tris[0].a, |m, t| m.sup(&t.a).sup(&t.b).sup(&t.c));
     let size = ((hi - lo).norm() as f64) * 0.5;
     let center = nalgebra::center(&lo, &hi).cast::<f64>();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     (0..n)
         .map(|_| {
-            let dir = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+            let dir = Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            );
             let t = dir * size * 1.2;
-            let axis = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * 3.0;
+            let axis = Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            ) * 3.0;
             // rotate about the mesh centre, then shift
             let rot = Isometry3::rotation(axis);
-            Isometry3::translation(center.x, center.y, center.z) * Isometry3::translation(t.x, t.y, t.z) * rot
+            Isometry3::translation(center.x, center.y, center.z)
+                * Isometry3::translation(t.x, t.y, t.z)
+                * rot
                 * Isometry3::translation(-center.x, -center.y, -center.z)
         })
         .collect()
@@ -191,7 +265,11 @@ fn collide(c: &mut Criterion) {
     let obb32 = Bvh::<f32, Obb<f32>>::build(m32.clone(), &BuildOptions::default()).unwrap();
     let rss64 = Bvh::<f64, Rss<f64>>::build(m64.clone(), &BuildOptions::default()).unwrap();
     let aabb64 = Bvh::<f64, Aabb<f64>>::build(m64.clone(), &BuildOptions::sah()).unwrap();
-    let colliding = obb64.intersects_poses(&obb64, &poses64).iter().filter(|&&b| b).count();
+    let colliding = obb64
+        .intersects_poses(&obb64, &poses64)
+        .iter()
+        .filter(|&&b| b)
+        .count();
     println!("== {name}: {colliding} of {n_poses} poses collide");
 
     let mut g = c.benchmark_group(format!("collide_{name}_{n_poses}_poses"));
@@ -204,11 +282,21 @@ fn collide(c: &mut Criterion) {
         });
     }
     let p1 = pool(1);
-    g.bench_function(BenchmarkId::new("clash_obb_f32_any", 1), |b| b.iter(|| p1.install(|| black_box(obb32.intersects_poses(&obb32, &poses32)))));
-    g.bench_function(BenchmarkId::new("clash_rss_f64_any", 1), |b| b.iter(|| p1.install(|| black_box(rss64.intersects_poses(&rss64, &poses64)))));
-    g.bench_function(BenchmarkId::new("clash_aabb_f64_any", 1), |b| b.iter(|| p1.install(|| black_box(aabb64.intersects_poses(&aabb64, &poses64)))));
+    g.bench_function(BenchmarkId::new("clash_obb_f32_any", 1), |b| {
+        b.iter(|| p1.install(|| black_box(obb32.intersects_poses(&obb32, &poses32))))
+    });
+    g.bench_function(BenchmarkId::new("clash_rss_f64_any", 1), |b| {
+        b.iter(|| p1.install(|| black_box(rss64.intersects_poses(&rss64, &poses64))))
+    });
+    g.bench_function(BenchmarkId::new("clash_aabb_f64_any", 1), |b| {
+        b.iter(|| p1.install(|| black_box(aabb64.intersects_poses(&aabb64, &poses64))))
+    });
     g.bench_function(BenchmarkId::new("clash_obb_f64_all_pairs", 1), |b| {
-        b.iter(|| p1.install(|| black_box(obb64.collide_poses(&obb64, &poses64, &CollisionRequest::all()))))
+        b.iter(|| {
+            p1.install(|| {
+                black_box(obb64.collide_poses(&obb64, &poses64, &CollisionRequest::all()))
+            })
+        })
     });
     g.finish();
 
@@ -221,16 +309,31 @@ fn collide(c: &mut Criterion) {
     let pp: Vec<_> = poses32[..n_parry].iter().map(parry_pose).collect();
     let id = parry_pose(&Isometry3::identity());
     g.bench_function(BenchmarkId::new("parry3d_f32_any", 1), |b| {
-        b.iter(|| pp.iter().filter(|p| parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting)).count())
+        b.iter(|| {
+            pp.iter()
+                .filter(|p| {
+                    parry3d::query::intersection_test(&id, &pm, p, &pm)
+                        .is_ok_and(|r| r.intersecting)
+                })
+                .count()
+        })
     });
     g.bench_function(BenchmarkId::new("clash_obb_f32_any", 1), |b| {
-        b.iter(|| poses32[..n_parry].iter().filter(|p| obb32.intersects(&obb32, p)).count())
+        b.iter(|| {
+            poses32[..n_parry]
+                .iter()
+                .filter(|p| obb32.intersects(&obb32, p))
+                .count()
+        })
     });
     g.finish();
     let agree = poses32[..n_parry]
         .iter()
         .zip(&pp)
-        .filter(|(c, p)| obb32.intersects(&obb32, c) == parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting))
+        .filter(|(c, p)| {
+            obb32.intersects(&obb32, c)
+                == parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting)
+        })
         .count();
     println!("== parry3d agrees with clash on {agree} of {n_parry} poses (any contact, f32)");
     // Who is right where they differ: the same pose in f64, where the exact
@@ -238,12 +341,18 @@ fn collide(c: &mut Criterion) {
     let rss64 = Bvh::<f64, Rss<f64>>::build(m64.clone(), &BuildOptions::default()).unwrap();
     for (k, (c32, p)) in poses32[..n_parry].iter().zip(&pp).enumerate() {
         let ours = obb32.intersects(&obb32, c32);
-        let theirs = parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting);
+        let theirs =
+            parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting);
         if ours != theirs {
             let pose64 = poses64[k];
-            let pairs = obb64.collide(&obb64, &pose64, &CollisionRequest::all()).pairs.len();
+            let pairs = obb64
+                .collide(&obb64, &pose64, &CollisionRequest::all())
+                .pairs
+                .len();
             let d = rss64.distance(&rss64, &pose64).distance;
-            println!("== pose {k}: clash f32 {ours}, parry3d {theirs}; clash f64: {pairs} intersecting pairs, distance {d:e}");
+            println!(
+                "== pose {k}: clash f32 {ours}, parry3d {theirs}; clash f64: {pairs} intersecting pairs, distance {d:e}"
+            );
         }
     }
 }

@@ -18,11 +18,17 @@ use std::hint::black_box;
 use std::path::Path;
 
 fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 fn one_thread() -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
 }
 
 fn mesh_of<T: Scalar>(tris: &[Triangle<T>]) -> TriMesh<T> {
@@ -43,27 +49,59 @@ fn rays(c: &mut Criterion) {
     // Rays from a box around the ellipsoid towards points inside it: most hit.
     let rays: Vec<Ray<f32>> = (0..n_rays)
         .map(|_| {
-            let o = Point3::new(rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0f32));
-            let t = Point3::new(rng.random_range(-1.0..1.0), rng.random_range(-0.5..0.5), rng.random_range(-0.25..0.25f32));
+            let o = Point3::new(
+                rng.random_range(-3.0..3.0),
+                rng.random_range(-3.0..3.0),
+                rng.random_range(-3.0..3.0f32),
+            );
+            let t = Point3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-0.5..0.5),
+                rng.random_range(-0.25..0.25f32),
+            );
             Ray::new(o, t - o)
         })
         .collect();
     let v3 = |p: &Point3<f32>| glam034::Vec3A::new(p.x, p.y, p.z);
-    let ob_tris: Vec<obvhs::triangle::Triangle> = tris.iter().map(|t| obvhs::triangle::Triangle { v0: v3(&t.a), v1: v3(&t.b), v2: v3(&t.c) }).collect();
-    let ob = obvhs::bvh2::builder::build_bvh2_from_tris(&ob_tris, obvhs::BvhBuildParams::medium_build(), &mut Default::default());
+    let ob_tris: Vec<obvhs::triangle::Triangle> = tris
+        .iter()
+        .map(|t| obvhs::triangle::Triangle {
+            v0: v3(&t.a),
+            v1: v3(&t.b),
+            v2: v3(&t.c),
+        })
+        .collect();
+    let ob = obvhs::bvh2::builder::build_bvh2_from_tris(
+        &ob_tris,
+        obvhs::BvhBuildParams::medium_build(),
+        &mut Default::default(),
+    );
     let pm = {
-        let v = mesh.vertices().iter().map(|p| parry3d::math::Vector::new(p.x, p.y, p.z)).collect();
+        let v = mesh
+            .vertices()
+            .iter()
+            .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
+            .collect();
         parry3d::shape::TriMesh::new(v, mesh.indices().to_vec()).unwrap()
     };
     let pool = one_thread();
     let q = RayQuery::default();
-    let count_ours = || rays.iter().filter(|r| ours.cast_ray(r, &q).is_some()).count();
+    let count_ours = || {
+        rays.iter()
+            .filter(|r| ours.cast_ray(r, &q).is_some())
+            .count()
+    };
     let count_obvhs = || {
         rays.iter()
             .filter(|r| {
-                let ray = obvhs::ray::Ray::new_inf(v3(&r.origin), glam034::Vec3A::new(r.dir.x, r.dir.y, r.dir.z));
+                let ray = obvhs::ray::Ray::new_inf(
+                    v3(&r.origin),
+                    glam034::Vec3A::new(r.dir.x, r.dir.y, r.dir.z),
+                );
                 let mut hit = obvhs::ray::RayHit::none();
-                ob.ray_traverse(ray, &mut hit, |ray, id| ob_tris[ob.primitive_indices[id] as usize].intersect(ray))
+                ob.ray_traverse(ray, &mut hit, |ray, id| {
+                    ob_tris[ob.primitive_indices[id] as usize].intersect(ray)
+                })
             })
             .count()
     };
@@ -72,7 +110,10 @@ fn rays(c: &mut Criterion) {
         rays[..n]
             .iter()
             .filter(|r| {
-                let ray = parry3d::query::Ray::new(parry3d::math::Vector::new(r.origin.x, r.origin.y, r.origin.z), parry3d::math::Vector::new(r.dir.x, r.dir.y, r.dir.z));
+                let ray = parry3d::query::Ray::new(
+                    parry3d::math::Vector::new(r.origin.x, r.origin.y, r.origin.z),
+                    parry3d::math::Vector::new(r.dir.x, r.dir.y, r.dir.z),
+                );
                 pm.cast_local_ray(&ray, f32::MAX, false).is_some()
             })
             .count()
@@ -82,16 +123,25 @@ fn rays(c: &mut Criterion) {
         "== closest-hit rays: hits clash {} / obvhs {} of {n_rays}; on the first {n_parry}: clash {}, parry3d {}",
         count_ours(),
         count_obvhs(),
-        rays[..n_parry].iter().filter(|r| ours.cast_ray(r, &q).is_some()).count(),
+        rays[..n_parry]
+            .iter()
+            .filter(|r| ours.cast_ray(r, &q).is_some())
+            .count(),
         count_parry(n_parry)
     );
     let mut g = c.benchmark_group(format!("rays_{}k_tris", tris.len() / 1000));
     g.sample_size(10);
     g.throughput(Throughput::Elements(n_rays as u64));
-    g.bench_function(BenchmarkId::new("clash_aabb_sah_f32", 1), |b| b.iter(|| pool.install(|| black_box(count_ours()))));
-    g.bench_function(BenchmarkId::new("obvhs_bvh2_medium", 1), |b| b.iter(|| pool.install(|| black_box(count_obvhs()))));
+    g.bench_function(BenchmarkId::new("clash_aabb_sah_f32", 1), |b| {
+        b.iter(|| pool.install(|| black_box(count_ours())))
+    });
+    g.bench_function(BenchmarkId::new("obvhs_bvh2_medium", 1), |b| {
+        b.iter(|| pool.install(|| black_box(count_obvhs())))
+    });
     g.throughput(Throughput::Elements(n_parry as u64));
-    g.bench_function(BenchmarkId::new("parry3d_trimesh", 1), |b| b.iter(|| black_box(count_parry(n_parry))));
+    g.bench_function(BenchmarkId::new("parry3d_trimesh", 1), |b| {
+        b.iter(|| black_box(count_parry(n_parry)))
+    });
     g.finish();
 }
 
@@ -102,19 +152,32 @@ fn closest_points(c: &mut Criterion) {
     let m64 = mesh_of(&to_f64(&tris));
     let ours64 = Bvh::<f64, Obb<f64>>::build(m64, &BuildOptions::default()).unwrap();
     let pm = {
-        let v = mesh.vertices().iter().map(|p| parry3d::math::Vector::new(p.x, p.y, p.z)).collect();
+        let v = mesh
+            .vertices()
+            .iter()
+            .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
+            .collect();
         parry3d::shape::TriMesh::new(v, mesh.indices().to_vec()).unwrap()
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
-    let points: Vec<Point3<f32>> =
-        (0..100_000).map(|_| Point3::new(rng.random_range(-2.5..2.5), rng.random_range(-1.5..1.5), rng.random_range(-1.0..1.0f32))).collect();
+    let points: Vec<Point3<f32>> = (0..100_000)
+        .map(|_| {
+            Point3::new(
+                rng.random_range(-2.5..2.5),
+                rng.random_range(-1.5..1.5),
+                rng.random_range(-1.0..1.0f32),
+            )
+        })
+        .collect();
     let p64: Vec<Point3<f64>> = points.iter().map(|p| p.cast()).collect();
     let pool = one_thread();
     use parry3d::query::PointQuery;
     let mut worst = 0.0f32;
     for p in points.iter().take(2000) {
         let a = ours32.closest_point(p).distance_squared.sqrt();
-        let pp = pm.project_local_point(parry3d::math::Vector::new(p.x, p.y, p.z), false).point;
+        let pp = pm
+            .project_local_point(parry3d::math::Vector::new(p.x, p.y, p.z), false)
+            .point;
         let b = (Vector3::new(pp.x, pp.y, pp.z) - p.coords).norm();
         worst = worst.max((a - b).abs());
     }
@@ -123,13 +186,35 @@ fn closest_points(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(points.len() as u64));
     g.bench_function(BenchmarkId::new("clash_aabb_sah_f32", 1), |b| {
-        b.iter(|| pool.install(|| points.iter().map(|p| ours32.closest_point(p).distance_squared).sum::<f32>()))
+        b.iter(|| {
+            pool.install(|| {
+                points
+                    .iter()
+                    .map(|p| ours32.closest_point(p).distance_squared)
+                    .sum::<f32>()
+            })
+        })
     });
     g.bench_function(BenchmarkId::new("clash_obb_f64", 1), |b| {
-        b.iter(|| pool.install(|| p64.iter().map(|p| ours64.closest_point(p).distance_squared).sum::<f64>()))
+        b.iter(|| {
+            pool.install(|| {
+                p64.iter()
+                    .map(|p| ours64.closest_point(p).distance_squared)
+                    .sum::<f64>()
+            })
+        })
     });
     g.bench_function(BenchmarkId::new("parry3d_project_point", 1), |b| {
-        b.iter(|| points.iter().map(|p| pm.project_local_point(parry3d::math::Vector::new(p.x, p.y, p.z), false).point.x).sum::<f32>())
+        b.iter(|| {
+            points
+                .iter()
+                .map(|p| {
+                    pm.project_local_point(parry3d::math::Vector::new(p.x, p.y, p.z), false)
+                        .point
+                        .x
+                })
+                .sum::<f32>()
+        })
     });
     g.finish();
 }
@@ -143,42 +228,72 @@ fn distance(c: &mut Criterion) {
     let m64 = mesh_of(&to_f64(&tris));
     let rss = Bvh::<f64, Rss<f64>>::build(m64.clone(), &BuildOptions::default()).unwrap();
     let obb = Bvh::<f64, Obb<f64>>::build(m64.clone(), &BuildOptions::default()).unwrap();
-    let size = rss.root_bv().half_lengths[0].max(rss.root_bv().half_lengths[1]) * 2.0 + rss.root_bv().radius * 2.0;
+    let size = rss.root_bv().half_lengths[0].max(rss.root_bv().half_lengths[1]) * 2.0
+        + rss.root_bv().radius * 2.0;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
     // Separated poses: shifted by 1.2 to 2 sizes in a random direction.
     let poses: Vec<Isometry3<f64>> = (0..200)
         .map(|_| {
-            let d = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)).normalize();
+            let d = Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            )
+            .normalize();
             let t = d * size * rng.random_range(1.2..2.0);
-            Isometry3::new(t, Vector3::new(rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0), rng.random_range(-3.0..3.0)))
+            Isometry3::new(
+                t,
+                Vector3::new(
+                    rng.random_range(-3.0..3.0),
+                    rng.random_range(-3.0..3.0),
+                    rng.random_range(-3.0..3.0),
+                ),
+            )
         })
         .collect();
     let pool = one_thread();
     let mut g = c.benchmark_group(format!("distance_{name}_{}_poses", poses.len()));
     g.sample_size(10);
     g.throughput(Throughput::Elements(poses.len() as u64));
-    g.bench_function(BenchmarkId::new("clash_rss_f64", 1), |b| b.iter(|| pool.install(|| black_box(rss.distance_poses(&rss, &poses)))));
-    g.bench_function(BenchmarkId::new("clash_obb_f64", 1), |b| b.iter(|| pool.install(|| black_box(obb.distance_poses(&obb, &poses)))));
+    g.bench_function(BenchmarkId::new("clash_rss_f64", 1), |b| {
+        b.iter(|| pool.install(|| black_box(rss.distance_poses(&rss, &poses))))
+    });
+    g.bench_function(BenchmarkId::new("clash_obb_f64", 1), |b| {
+        b.iter(|| pool.install(|| black_box(obb.distance_poses(&obb, &poses))))
+    });
     g.finish();
 
     // parry3d on the 4.4k-triangle sacrum (it takes ~60 ms for 10k meshes): same for us.
-    let small = read_stl(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/meshes/dog_sacrum.stl")).unwrap();
+    let small =
+        read_stl(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/meshes/dog_sacrum.stl"))
+            .unwrap();
     let s32 = mesh_of(&small);
     let srss = Bvh::<f32, Rss<f32>>::build(s32.clone(), &BuildOptions::default()).unwrap();
     let pm = {
-        let v = s32.vertices().iter().map(|p| parry3d::math::Vector::new(p.x, p.y, p.z)).collect();
+        let v = s32
+            .vertices()
+            .iter()
+            .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
+            .collect();
         parry3d::shape::TriMesh::new(v, s32.indices().to_vec()).unwrap()
     };
-    let sposes: Vec<Isometry3<f32>> = poses.iter().take(20).map(|p| {
-        let mut q: Isometry3<f32> = p.cast();
-        q.translation.vector *= 0.08 / size as f32;
-        q
-    }).collect();
+    let sposes: Vec<Isometry3<f32>> = poses
+        .iter()
+        .take(20)
+        .map(|p| {
+            let mut q: Isometry3<f32> = p.cast();
+            q.translation.vector *= 0.08 / size as f32;
+            q
+        })
+        .collect();
     let id = parry3d::math::Pose::new(parry3d::math::Vector::ZERO, parry3d::math::Vector::ZERO);
     let ppose = |iso: &Isometry3<f32>| {
         let t = iso.translation.vector;
         let r = iso.rotation.scaled_axis();
-        parry3d::math::Pose::new(parry3d::math::Vector::new(t.x, t.y, t.z), parry3d::math::Vector::new(r.x, r.y, r.z))
+        parry3d::math::Pose::new(
+            parry3d::math::Vector::new(t.x, t.y, t.z),
+            parry3d::math::Vector::new(r.x, r.y, r.z),
+        )
     };
     let mut worst = 0.0f32;
     for p in &sposes {
@@ -186,13 +301,30 @@ fn distance(c: &mut Criterion) {
         let b = parry3d::query::distance(&id, &pm, &ppose(p), &pm).map_or(f32::NAN, |d| d.distance);
         worst = worst.max((a - b).abs());
     }
-    println!("== distance: largest |clash - parry3d| over {} sacrum poses: {worst:e}", sposes.len());
+    println!(
+        "== distance: largest |clash - parry3d| over {} sacrum poses: {worst:e}",
+        sposes.len()
+    );
     let mut g = c.benchmark_group(format!("distance_sacrum4k_{}_poses", sposes.len()));
     g.sample_size(10);
     g.throughput(Throughput::Elements(sposes.len() as u64));
-    g.bench_function(BenchmarkId::new("clash_rss_f32", 1), |b| b.iter(|| sposes.iter().map(|p| srss.distance(&srss, p).distance).sum::<f32>()));
+    g.bench_function(BenchmarkId::new("clash_rss_f32", 1), |b| {
+        b.iter(|| {
+            sposes
+                .iter()
+                .map(|p| srss.distance(&srss, p).distance)
+                .sum::<f32>()
+        })
+    });
     g.bench_function(BenchmarkId::new("parry3d_distance", 1), |b| {
-        b.iter(|| sposes.iter().map(|p| parry3d::query::distance(&id, &pm, &ppose(p), &pm).map_or(0.0, |d| d.distance)).sum::<f32>())
+        b.iter(|| {
+            sposes
+                .iter()
+                .map(|p| {
+                    parry3d::query::distance(&id, &pm, &ppose(p), &pm).map_or(0.0, |d| d.distance)
+                })
+                .sum::<f32>()
+        })
     });
     g.finish();
 }

@@ -107,7 +107,10 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
     fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         // No corner buffer: a tree builder calls this once per node.
         check_triangles(triangles)?;
-        let mut b = Self { min: triangles[0].a, max: triangles[0].a };
+        let mut b = Self {
+            min: triangles[0].a,
+            max: triangles[0].a,
+        };
         for t in triangles {
             b.grow(&t.a);
             b.grow(&t.b);

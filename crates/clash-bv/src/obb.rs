@@ -28,7 +28,10 @@ impl<T: Scalar> Obb<T> {
 
     /// [`Self::from_axes_and_points`] over points produced twice by `points`
     /// (no buffer; a tree builder fits every node).
-    pub(crate) fn from_axes_and_iter<I: Iterator<Item = Point3<T>>>(axes: &Matrix3<T>, points: impl Fn() -> I) -> Self {
+    pub(crate) fn from_axes_and_iter<I: Iterator<Item = Point3<T>>>(
+        axes: &Matrix3<T>,
+        points: impl Fn() -> I,
+    ) -> Self {
         let origin = points().next().unwrap_or_else(Point3::origin);
         let mut lo = Vector3::repeat(T::INFINITY);
         let mut hi = Vector3::repeat(T::NEG_INFINITY);

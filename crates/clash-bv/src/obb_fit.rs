@@ -74,8 +74,9 @@ impl<T: Scalar> Obb<T> {
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         check_triangles(triangles)?;
         let cov = covariance_of_triangles(triangles)?;
-        Ok(Self::from_axes_and_iter(&principal_axes(&cov.matrix), || {
-            triangles.iter().flat_map(|t| t.vertices())
-        }))
+        Ok(Self::from_axes_and_iter(
+            &principal_axes(&cov.matrix),
+            || triangles.iter().flat_map(|t| t.vertices()),
+        ))
     }
 }

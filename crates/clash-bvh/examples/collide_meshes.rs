@@ -12,12 +12,20 @@ use std::time::Instant;
 /// A binary STL file as a welded mesh (triangle `i` = facet `i`).
 fn read_binary_stl(path: &str) -> Result<TriMesh<f64>, Box<dyn std::error::Error>> {
     let bytes = std::fs::read(path)?;
-    let n = bytes.get(80..84).ok_or("file too short for a binary STL header")?;
+    let n = bytes
+        .get(80..84)
+        .ok_or("file too short for a binary STL header")?;
     let n = u32::from_le_bytes(n.try_into()?) as usize;
     if bytes.len() != 84 + 50 * n {
-        return Err(format!("{path}: {} bytes, a binary STL with {n} facets has {}", bytes.len(), 84 + 50 * n).into());
+        return Err(format!(
+            "{path}: {} bytes, a binary STL with {n} facets has {}",
+            bytes.len(),
+            84 + 50 * n
+        )
+        .into());
     }
-    let f = |o: usize| f32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as f64;
+    let f =
+        |o: usize| f32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as f64;
     let tris: Vec<Triangle<f64>> = (0..n)
         .map(|i| {
             let o = 84 + 50 * i + 12;
@@ -30,19 +38,39 @@ fn read_binary_stl(path: &str) -> Result<TriMesh<f64>, Box<dyn std::error::Error
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/meshes/dog_sacrum.stl");
+    let default = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/meshes/dog_sacrum.stl"
+    );
     let path = args.get(1).map(String::as_str).unwrap_or(default);
-    let num_poses: usize = args.get(2).map(|s| s.parse()).transpose()?.unwrap_or(10_000);
+    let num_poses: usize = args
+        .get(2)
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(10_000);
 
     let mesh = read_binary_stl(path)?;
-    println!("mesh: {} triangles, {} vertices, closed: {}", mesh.num_triangles(), mesh.vertices().len(), mesh.is_closed());
+    println!(
+        "mesh: {} triangles, {} vertices, closed: {}",
+        mesh.num_triangles(),
+        mesh.vertices().len(),
+        mesh.is_closed()
+    );
 
     let t = Instant::now();
     let obb: Bvh<f64, Obb<f64>> = Bvh::build(mesh.clone(), &BuildOptions::default())?;
-    println!("OBB tree built in {:.1} ms: {:?}", t.elapsed().as_secs_f64() * 1e3, obb.stats());
+    println!(
+        "OBB tree built in {:.1} ms: {:?}",
+        t.elapsed().as_secs_f64() * 1e3,
+        obb.stats()
+    );
     let t = Instant::now();
     let aabb: Bvh<f64, Aabb<f64>> = Bvh::build(mesh, &BuildOptions::sah())?;
-    println!("AABB tree (SAH) built in {:.1} ms: {:?}", t.elapsed().as_secs_f64() * 1e3, aabb.stats());
+    println!(
+        "AABB tree (SAH) built in {:.1} ms: {:?}",
+        t.elapsed().as_secs_f64() * 1e3,
+        aabb.stats()
+    );
 
     let file = std::env::temp_dir().join("clash-example-obb.clash");
     let t = Instant::now();
@@ -72,7 +100,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Isometry3::new(tr, rot)
         })
         .collect();
-    for (name, request) in [("any contact", CollisionRequest::any()), ("all pairs", CollisionRequest::all())] {
+    for (name, request) in [
+        ("any contact", CollisionRequest::any()),
+        ("all pairs", CollisionRequest::all()),
+    ] {
         let t = Instant::now();
         let results = loaded.collide_poses(&loaded, &poses, &request);
         let secs = t.elapsed().as_secs_f64();

@@ -17,15 +17,25 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     where
         B: BvPair<T, B2>,
     {
-        poses.par_iter().map(|pose| self.collide(other, pose, request)).collect()
+        poses
+            .par_iter()
+            .map(|pose| self.collide(other, pose, request))
+            .collect()
     }
 
     /// [`Bvh::intersects`] for many poses, in parallel; `result[i]` answers `poses[i]`.
-    pub fn intersects_poses<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, poses: &[Isometry3<T>]) -> Vec<bool>
+    pub fn intersects_poses<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        poses: &[Isometry3<T>],
+    ) -> Vec<bool>
     where
         B: BvPair<T, B2>,
     {
-        poses.par_iter().map(|pose| self.intersects(other, pose)).collect()
+        poses
+            .par_iter()
+            .map(|pose| self.intersects(other, pose))
+            .collect()
     }
 }
 
@@ -38,5 +48,8 @@ pub fn collide_pairs<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: Boundi
     pairs: &[TreePair<'_, T, B, B2>],
     request: &CollisionRequest,
 ) -> Vec<CollisionResult> {
-    pairs.par_iter().map(|(a, b, pose)| a.collide(b, pose, request)).collect()
+    pairs
+        .par_iter()
+        .map(|(a, b, pose)| a.collide(b, pose, request))
+        .collect()
 }

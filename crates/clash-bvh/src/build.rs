@@ -68,7 +68,12 @@ const PARALLEL_THRESHOLD: usize = 2048;
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        Self { split: SplitRule::Median, max_leaf_size: 1, max_depth: MAX_DEPTH, fit: FitQuality::Default }
+        Self {
+            split: SplitRule::Median,
+            max_leaf_size: 1,
+            max_depth: MAX_DEPTH,
+            fit: FitQuality::Default,
+        }
     }
 }
 
@@ -96,20 +101,30 @@ impl BuildOptions {
     /// Binned SAH with 16 bins and 4 triangles per leaf: the usual choice for
     /// ray queries on AABB trees.
     pub fn sah() -> Self {
-        Self { split: SplitRule::Sah { bins: 16 }, max_leaf_size: 4, ..Self::default() }
+        Self {
+            split: SplitRule::Sah { bins: 16 },
+            max_leaf_size: 4,
+            ..Self::default()
+        }
     }
 
     pub(crate) fn validate(&self) -> Result<(), crate::BuildError> {
         if self.max_leaf_size == 0 {
-            return Err(crate::BuildError::InvalidOptions("max_leaf_size must be at least 1"));
+            return Err(crate::BuildError::InvalidOptions(
+                "max_leaf_size must be at least 1",
+            ));
         }
         if self.max_depth > MAX_DEPTH {
-            return Err(crate::BuildError::InvalidOptions("max_depth must be at most 64"));
+            return Err(crate::BuildError::InvalidOptions(
+                "max_depth must be at most 64",
+            ));
         }
         if let SplitRule::Sah { bins } = self.split
             && !(2..=256).contains(&bins)
         {
-            return Err(crate::BuildError::InvalidOptions("SAH bins must be between 2 and 256"));
+            return Err(crate::BuildError::InvalidOptions(
+                "SAH bins must be between 2 and 256",
+            ));
         }
         Ok(())
     }
@@ -136,8 +151,22 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let mut ids: Vec<u32> = (0..n as u32).collect();
     let mut slots: Vec<Option<Node<B>>> = (0..2 * n - 1).map(|_| None).collect();
     let builder = Builder { opts: *opts };
-    builder.node(&mut slots, 0, Prims { tris: &mut tris, cents: &mut cents, ids: &mut ids }, 0, 0)?;
-    Ok(Built { nodes: compact(slots), tris, ids })
+    builder.node(
+        &mut slots,
+        0,
+        Prims {
+            tris: &mut tris,
+            cents: &mut cents,
+            ids: &mut ids,
+        },
+        0,
+        0,
+    )?;
+    Ok(Built {
+        nodes: compact(slots),
+        tris,
+        ids,
+    })
 }
 
 impl Builder {
@@ -161,12 +190,20 @@ impl Builder {
         let n = prims.len();
         let bv: B = self.fit(prims.tris)?;
         if n <= self.opts.max_leaf_size as usize || depth >= self.opts.max_depth {
-            slots[0] = Some(Node { bv, child_or_first: first, count: n as u32 });
+            slots[0] = Some(Node {
+                bv,
+                child_or_first: first,
+                count: n as u32,
+            });
             return Ok(());
         }
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
-        slots[0] = Some(Node { bv, child_or_first: right_slot, count: 0 });
+        slots[0] = Some(Node {
+            bv,
+            child_or_first: right_slot,
+            count: 0,
+        });
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
@@ -192,14 +229,26 @@ impl Builder {
             SplitRule::Median => median(prims, longest_axis(bv)),
             SplitRule::Mean => {
                 let axis = longest_axis(bv);
-                let mean = prims.cents.iter().fold(T::ZERO, |s, c| s + c.coords.dot(&axis)) / T::lit(n as f64);
+                let mean = prims
+                    .cents
+                    .iter()
+                    .fold(T::ZERO, |s, c| s + c.coords.dot(&axis))
+                    / T::lit(n as f64);
                 let k = prims.partition(|c| c.coords.dot(&axis) < mean);
-                if k == 0 || k == n { median(prims, axis) } else { k }
+                if k == 0 || k == n {
+                    median(prims, axis)
+                } else {
+                    k
+                }
             }
             SplitRule::Sah { bins } => match sah_split(prims, bins as usize) {
                 Some((axis, plane)) => {
                     let k = prims.partition(|c| c[axis] < plane);
-                    if k == 0 || k == n { median(prims, Vector3::ith(axis, T::ONE)) } else { k }
+                    if k == 0 || k == n {
+                        median(prims, Vector3::ith(axis, T::ONE))
+                    } else {
+                        k
+                    }
                 }
                 None => median(prims, longest_axis(bv)),
             },
@@ -211,7 +260,13 @@ impl Builder {
 fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
     let obb = bv.bounding_obb();
     let e = obb.half_extents;
-    let i = if e.x >= e.y && e.x >= e.z { 0 } else if e.y >= e.z { 1 } else { 2 };
+    let i = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
     obb.axes.column(i).into_owned()
 }
 
@@ -221,7 +276,11 @@ fn tri_aabb<T: Scalar>(t: &Triangle<T>) -> (Point3<T>, Point3<T>) {
 
 fn half_area<T: Scalar>(lo: &Point3<T>, hi: &Point3<T>) -> T {
     let d = hi - lo;
-    if d.x < T::ZERO { T::ZERO } else { d.x * d.y + d.y * d.z + d.z * d.x }
+    if d.x < T::ZERO {
+        T::ZERO
+    } else {
+        d.x * d.y + d.y * d.z + d.z * d.x
+    }
 }
 
 /// Binned SAH: the (axis, plane) with the lowest cost, or `None` when the
@@ -233,7 +292,10 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
         clo = clo.inf(c);
         chi = chi.sup(c);
     }
-    let empty = (Point3::from(Vector3::repeat(T::INFINITY)), Point3::from(Vector3::repeat(T::NEG_INFINITY)));
+    let empty = (
+        Point3::from(Vector3::repeat(T::INFINITY)),
+        Point3::from(Vector3::repeat(T::NEG_INFINITY)),
+    );
     let mut best: Option<(T, usize, T)> = None;
     let mut bin_box = [empty; 256];
     let mut bin_count = [0usize; 256];
@@ -244,7 +306,8 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
             continue;
         }
         let scale = T::lit(bins as f64) / extent;
-        let bin_of = |c: &Point3<T>| (((c[axis] - clo[axis]) * scale).to_f64() as usize).min(bins - 1);
+        let bin_of =
+            |c: &Point3<T>| (((c[axis] - clo[axis]) * scale).to_f64() as usize).min(bins - 1);
         bin_box[..bins].fill(empty);
         bin_count[..bins].fill(0);
         for (t, c) in prims.tris.iter().zip(prims.cents.iter()) {
@@ -268,7 +331,8 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
             if nl == 0 || nr == 0 {
                 continue;
             }
-            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64) + right_area[i + 1] * T::lit(nr as f64);
+            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64)
+                + right_area[i + 1] * T::lit(nr as f64);
             if best.is_none_or(|(c, _, _)| cost < c) {
                 let plane = clo[axis] + T::lit((i + 1) as f64) / scale;
                 best = Some((cost, axis, plane));

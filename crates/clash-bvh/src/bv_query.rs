@@ -21,9 +21,19 @@ impl<T: Scalar> PreparedRay<T> {
     /// Precomputes `1 / dir` per axis.
     #[inline]
     pub fn new(ray: &Ray<T>) -> Self {
-        let zero = [ray.dir.x == T::ZERO, ray.dir.y == T::ZERO, ray.dir.z == T::ZERO];
-        let inv = ray.dir.map(|d| if d == T::ZERO { T::ZERO } else { T::ONE / d });
-        Self { ray: *ray, inv, zero }
+        let zero = [
+            ray.dir.x == T::ZERO,
+            ray.dir.y == T::ZERO,
+            ray.dir.z == T::ZERO,
+        ];
+        let inv = ray
+            .dir
+            .map(|d| if d == T::ZERO { T::ZERO } else { T::ONE / d });
+        Self {
+            ray: *ray,
+            inv,
+            zero,
+        }
     }
 
     /// Slab test against the closed box `[min, max]`: the entry parameter
@@ -46,7 +56,11 @@ impl<T: Scalar> PreparedRay<T> {
             }
             let a = (min[k] - o) * self.inv[k];
             let b = (max[k] - o) * self.inv[k];
-            let (near, far) = if self.inv[k] >= T::ZERO { (a, b) } else { (b, a) };
+            let (near, far) = if self.inv[k] >= T::ZERO {
+                (a, b)
+            } else {
+                (b, a)
+            };
             let far = far + far.abs() * gamma2;
             t0 = t0.max_of(near);
             t1 = t1.min_of(far);
@@ -101,14 +115,27 @@ impl<T: Scalar> BvQuery<T> for Obb<T> {
         let ray = &ray.ray;
         let rt = self.axes.transpose();
         let local = Ray::new(Point3::from(rt * (ray.origin - self.center)), rt * ray.dir);
-        let pad = (self.half_extents.max() + self.center.coords.amax() + ray.origin.coords.amax()) * T::EPSILON * T::lit(8.0);
+        let pad = (self.half_extents.max() + self.center.coords.amax() + ray.origin.coords.amax())
+            * T::EPSILON
+            * T::lit(8.0);
         let h = self.half_extents.add_scalar(pad);
-        ray_aabb_interval(&local, &Aabb { min: Point3::from(-h), max: Point3::from(h) }, t_min, t_max).map(|(t, _, _)| t)
+        ray_aabb_interval(
+            &local,
+            &Aabb {
+                min: Point3::from(-h),
+                max: Point3::from(h),
+            },
+            t_min,
+            t_max,
+        )
+        .map(|(t, _, _)| t)
     }
     #[inline]
     fn point_distance_squared_lower_bound(&self, p: &Point3<T>) -> T {
         let d = self.axes.tr_mul(&(p - self.center));
-        let pad = (self.half_extents.max() + self.center.coords.amax() + p.coords.amax()) * T::EPSILON * T::lit(8.0);
+        let pad = (self.half_extents.max() + self.center.coords.amax() + p.coords.amax())
+            * T::EPSILON
+            * T::lit(8.0);
         let out = (d.abs() - self.half_extents).map(|x| (x - pad).max_of(T::ZERO));
         out.norm_squared()
     }
@@ -117,7 +144,8 @@ impl<T: Scalar> BvQuery<T> for Obb<T> {
 impl<T: Scalar> BvQuery<T> for Sphere<T> {
     #[inline]
     fn point_distance_squared_lower_bound(&self, p: &Point3<T>) -> T {
-        let pad = (self.radius + self.center.coords.amax() + p.coords.amax()) * T::EPSILON * T::lit(8.0);
+        let pad =
+            (self.radius + self.center.coords.amax() + p.coords.amax()) * T::EPSILON * T::lit(8.0);
         let d = ((p - self.center).norm() - self.radius - pad).max_of(T::ZERO);
         d * d
     }

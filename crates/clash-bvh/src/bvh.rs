@@ -174,8 +174,17 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 + self.leaf_tris.len() * core::mem::size_of::<Triangle<T>>()
                 + core::mem::size_of_val(self.mesh.vertices())
                 + self.mesh.num_triangles() * 12,
-            sah_cost: self.nodes.iter().filter(|n| !n.is_leaf()).map(|n| n.bv.surface_area().to_f64()).sum::<f64>()
-                / self.nodes[0].bv.surface_area().to_f64().max(f64::MIN_POSITIVE),
+            sah_cost: self
+                .nodes
+                .iter()
+                .filter(|n| !n.is_leaf())
+                .map(|n| n.bv.surface_area().to_f64())
+                .sum::<f64>()
+                / self.nodes[0]
+                    .bv
+                    .surface_area()
+                    .to_f64()
+                    .max(f64::MIN_POSITIVE),
         }
     }
 
@@ -195,8 +204,16 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         options: BuildOptions,
     ) -> Result<Self, MeshError> {
         let leaf_tris = order.iter().map(|&i| mesh.triangle(i as usize)).collect();
-        Ok(Self { mesh, nodes, order, leaf_tris, options, topology: OnceLock::new(),
-            pseudo_normals: OnceLock::new(), _scalar: PhantomData })
+        Ok(Self {
+            mesh,
+            nodes,
+            order,
+            leaf_tris,
+            options,
+            topology: OnceLock::new(),
+            pseudo_normals: OnceLock::new(),
+            _scalar: PhantomData,
+        })
     }
 }
 
@@ -204,7 +221,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
 /// (the lazily derived topology is not compared).
 impl<T: Scalar, B: BoundingVolume<T>> PartialEq for Bvh<T, B> {
     fn eq(&self, other: &Self) -> bool {
-        self.mesh == other.mesh && self.nodes == other.nodes && self.order == other.order && self.options == other.options
+        self.mesh == other.mesh
+            && self.nodes == other.nodes
+            && self.order == other.order
+            && self.options == other.options
     }
 }
 

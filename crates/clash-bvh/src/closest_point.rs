@@ -2,7 +2,7 @@
 //! meshes by angle-weighted pseudo-normals (Bærentzen and Aanæs, "Signed
 //! distance computation using the angle weighted pseudonormal", 2005).
 
-use crate::{Bvh, BvQuery, MAX_DEPTH};
+use crate::{BvQuery, Bvh, MAX_DEPTH};
 use clash_math::{Point3, Scalar, Vector3};
 use clash_narrow::closest::point_triangle;
 use rayon::prelude::*;
@@ -66,7 +66,9 @@ impl<T: Scalar> PseudoNormals<T> {
                     _ => T::ZERO,
                 };
                 vertex[p as usize] += n * angle;
-                *edge.entry((p.min(q), p.max(q))).or_insert_with(Vector3::zeros) += n;
+                *edge
+                    .entry((p.min(q), p.max(q)))
+                    .or_insert_with(Vector3::zeros) += n;
             }
         }
         Self { face, vertex, edge }
@@ -80,17 +82,27 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// triangles whose distances tie, the smallest index). Nodes are visited
     /// nearest first and pruned by their volume's distance bound; no allocation.
     pub fn closest_point(&self, p: &Point3<T>) -> MeshPoint<T> {
-        self.closest_point_within(p, T::INFINITY).unwrap_or_else(|| {
-            // Only reachable for a non-finite query point: answer with triangle 0.
-            let r = point_triangle(p, &self.mesh.triangle(0));
-            MeshPoint { triangle: 0, point: r.point, barycentric: [r.u, r.v, r.w], distance_squared: (r.point - p).norm_squared() }
-        })
+        self.closest_point_within(p, T::INFINITY)
+            .unwrap_or_else(|| {
+                // Only reachable for a non-finite query point: answer with triangle 0.
+                let r = point_triangle(p, &self.mesh.triangle(0));
+                MeshPoint {
+                    triangle: 0,
+                    point: r.point,
+                    barycentric: [r.u, r.v, r.w],
+                    distance_squared: (r.point - p).norm_squared(),
+                }
+            })
     }
 
     /// The closest point when it is within `max_distance` of `p`, else `None`
     /// (faster: the search starts with that bound).
     pub fn closest_point_within(&self, p: &Point3<T>, max_distance: T) -> Option<MeshPoint<T>> {
-        let mut best_d2 = if max_distance.finite() { max_distance * max_distance } else { T::INFINITY };
+        let mut best_d2 = if max_distance.finite() {
+            max_distance * max_distance
+        } else {
+            T::INFINITY
+        };
         let mut best: Option<MeshPoint<T>> = None;
         let mut stack = [(0u32, T::ZERO); STACK];
         stack[0] = (0, self.nodes[0].bv.point_distance_squared_lower_bound(p));
@@ -110,15 +122,28 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                         let d2 = (r.point - p).norm_squared();
                         if d2 < best_d2 || (d2 == best_d2 && best.is_none_or(|b| id < b.triangle)) {
                             best_d2 = d2;
-                            best = Some(MeshPoint { triangle: id, point: r.point, barycentric: [r.u, r.v, r.w], distance_squared: d2 });
+                            best = Some(MeshPoint {
+                                triangle: id,
+                                point: r.point,
+                                barycentric: [r.u, r.v, r.w],
+                                distance_squared: d2,
+                            });
                         }
                     }
                 }
                 None => {
                     let (l, r) = (i + 1, node.child_or_first);
-                    let dl = self.nodes[l as usize].bv.point_distance_squared_lower_bound(p);
-                    let dr = self.nodes[r as usize].bv.point_distance_squared_lower_bound(p);
-                    let (near, far) = if dl <= dr { ((l, dl), (r, dr)) } else { ((r, dr), (l, dl)) };
+                    let dl = self.nodes[l as usize]
+                        .bv
+                        .point_distance_squared_lower_bound(p);
+                    let dr = self.nodes[r as usize]
+                        .bv
+                        .point_distance_squared_lower_bound(p);
+                    let (near, far) = if dl <= dr {
+                        ((l, dl), (r, dr))
+                    } else {
+                        ((r, dr), (l, dl))
+                    };
                     stack[len] = far;
                     stack[len + 1] = near;
                     len += 2;
@@ -144,11 +169,16 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         if !self.is_closed() {
             return Err(SignedDistanceError::NotClosed);
         }
-        let normals = self.pseudo_normals.get_or_init(|| PseudoNormals::new(&self.mesh));
+        let normals = self
+            .pseudo_normals
+            .get_or_init(|| PseudoNormals::new(&self.mesh));
         let c = self.closest_point(p);
         let d = c.distance_squared.sqrt();
         if c.distance_squared == T::ZERO {
-            return Ok(SignedDistance { distance: T::ZERO, closest: c });
+            return Ok(SignedDistance {
+                distance: T::ZERO,
+                closest: c,
+            });
         }
         let tri = self.mesh.indices()[c.triangle as usize];
         let w = c.barycentric;
@@ -163,12 +193,23 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             1 => {
                 let k = zero[0];
                 let (a, b) = (tri[(k + 1) % 3], tri[(k + 2) % 3]);
-                normals.edge.get(&(a.min(b), a.max(b))).copied().unwrap_or(normals.face[c.triangle as usize])
+                normals
+                    .edge
+                    .get(&(a.min(b), a.max(b)))
+                    .copied()
+                    .unwrap_or(normals.face[c.triangle as usize])
             }
             _ => normals.face[c.triangle as usize],
         };
-        let sign = if (p - c.point).dot(&n) < T::ZERO { -T::ONE } else { T::ONE };
-        Ok(SignedDistance { distance: d * sign, closest: c })
+        let sign = if (p - c.point).dot(&n) < T::ZERO {
+            -T::ONE
+        } else {
+            T::ONE
+        };
+        Ok(SignedDistance {
+            distance: d * sign,
+            closest: c,
+        })
     }
 
     /// `true` when `p` is inside the closed mesh or on its surface.
@@ -183,7 +224,10 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     ///
     /// # Errors
     /// [`SignedDistanceError::NotClosed`] for an open mesh.
-    pub fn signed_distances(&self, points: &[Point3<T>]) -> Result<Vec<SignedDistance<T>>, SignedDistanceError> {
+    pub fn signed_distances(
+        &self,
+        points: &[Point3<T>],
+    ) -> Result<Vec<SignedDistance<T>>, SignedDistanceError> {
         points.par_iter().map(|p| self.signed_distance(p)).collect()
     }
 }

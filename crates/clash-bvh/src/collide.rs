@@ -23,15 +23,24 @@ pub struct CollisionRequest {
 impl CollisionRequest {
     /// Any contact: stop at the first intersecting triangle pair.
     pub fn any() -> Self {
-        Self { max_pairs: 1, containment: false }
+        Self {
+            max_pairs: 1,
+            containment: false,
+        }
     }
     /// All intersecting triangle pairs.
     pub fn all() -> Self {
-        Self { max_pairs: usize::MAX, containment: false }
+        Self {
+            max_pairs: usize::MAX,
+            containment: false,
+        }
     }
     /// The first `n` pairs found.
     pub fn first(n: usize) -> Self {
-        Self { max_pairs: n.max(1), containment: false }
+        Self {
+            max_pairs: n.max(1),
+            containment: false,
+        }
     }
     /// The same request, with containment counted as collision.
     pub fn with_containment(mut self) -> Self {
@@ -81,19 +90,29 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// `true` when some triangle of `self` intersects some triangle of
     /// `other` placed by `other_to_self` (closed triangles: touching counts).
     /// Stops at the first contact.
-    pub fn intersects<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, other_to_self: &Isometry3<T>) -> bool
+    pub fn intersects<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        other_to_self: &Isometry3<T>,
+    ) -> bool
     where
         B: BvPair<T, B2>,
     {
-        self.for_each_contact(other, other_to_self, |_| ControlFlow::Break(())).is_break()
+        self.for_each_contact(other, other_to_self, |_| ControlFlow::Break(()))
+            .is_break()
     }
 
     /// Every intersecting triangle pair `[a, b]` (`a` in `self`, `b` in `other`).
-    pub fn contacts<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, other_to_self: &Isometry3<T>) -> Vec<TrianglePair>
+    pub fn contacts<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        other_to_self: &Isometry3<T>,
+    ) -> Vec<TrianglePair>
     where
         B: BvPair<T, B2>,
     {
-        self.collide(other, other_to_self, &CollisionRequest::all()).pairs
+        self.collide(other, other_to_self, &CollisionRequest::all())
+            .pairs
     }
 
     /// Collision as `request` asks: the first `max_pairs` intersecting
@@ -111,10 +130,17 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         let mut pairs = Vec::new();
         let _ = self.for_each_contact(other, other_to_self, |p| {
             pairs.push(p);
-            if pairs.len() >= request.max_pairs { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            if pairs.len() >= request.max_pairs {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         });
-        let containment =
-            if request.containment && pairs.is_empty() { crate::containment::containment(self, other, other_to_self) } else { None };
+        let containment = if request.containment && pairs.is_empty() {
+            crate::containment::containment(self, other, other_to_self)
+        } else {
+            None
+        };
         CollisionResult { pairs, containment }
     }
 
@@ -138,7 +164,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                         let (ta, ia) = self.leaf_triangle(pa);
                         for pb in rb.clone() {
                             let (tb, ib) = other.leaf_triangle(pb);
-                            if clash_narrow::overlap::triangle_triangle(ta, &tb.transformed(other_to_self)) {
+                            if clash_narrow::overlap::triangle_triangle(
+                                ta,
+                                &tb.transformed(other_to_self),
+                            ) {
                                 f([ia, ib])?;
                             }
                         }

@@ -9,15 +9,25 @@ use clash_math::{Isometry3, Point3, Scalar};
 /// Winding number of a closed mesh around `p`: the sum of the solid angles
 /// its triangles subtend at `p`, over 4π (Van Oosterom and Strackee's
 /// formula). About ±1 inside, 0 outside, for points off the surface.
-pub(crate) fn winding_number<T: Scalar, B: BoundingVolume<T>>(tree: &Bvh<T, B>, p: &Point3<T>) -> f64 {
+pub(crate) fn winding_number<T: Scalar, B: BoundingVolume<T>>(
+    tree: &Bvh<T, B>,
+    p: &Point3<T>,
+) -> f64 {
     let p = [p.x.to_f64(), p.y.to_f64(), p.z.to_f64()];
     let mut sum = 0.0f64;
     for t in tree.leaf_tris.iter() {
-        let rel = |q: &Point3<T>| [q.x.to_f64() - p[0], q.y.to_f64() - p[1], q.z.to_f64() - p[2]];
+        let rel = |q: &Point3<T>| {
+            [
+                q.x.to_f64() - p[0],
+                q.y.to_f64() - p[1],
+                q.z.to_f64() - p[2],
+            ]
+        };
         let (a, b, c) = (rel(&t.a), rel(&t.b), rel(&t.c));
         let dot = |u: [f64; 3], v: [f64; 3]| u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
         let norm = |u: [f64; 3]| dot(u, u).sqrt();
-        let det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+        let det = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+            + a[2] * (b[0] * c[1] - b[1] * c[0]);
         let (la, lb, lc) = (norm(a), norm(b), norm(c));
         let denom = la * lb * lc + dot(a, b) * lc + dot(b, c) * la + dot(c, a) * lb;
         sum += 2.0 * det.atan2(denom);
@@ -86,5 +96,7 @@ pub(crate) fn component_vertices(indices: &[[u32; 3]], num_vertices: usize) -> V
         }
         let _ = find(&mut parent, tri[0]);
     }
-    (0..num_vertices as u32).filter(|&v| used[v as usize] && find(&mut parent, v) == v).collect()
+    (0..num_vertices as u32)
+        .filter(|&v| used[v as usize] && find(&mut parent, v) == v)
+        .collect()
 }

@@ -25,13 +25,20 @@ pub struct Motion<T: Scalar> {
 impl<T: Scalar> Motion<T> {
     /// A body at rest at `pose`.
     pub fn fixed(pose: Isometry3<T>) -> Self {
-        Self { start: pose, linear: Vector3::zeros(), angular: Vector3::zeros() }
+        Self {
+            start: pose,
+            linear: Vector3::zeros(),
+            angular: Vector3::zeros(),
+        }
     }
 
     /// The pose at time `t`.
     pub fn pose_at(&self, t: T) -> Isometry3<T> {
         let rot = UnitQuaternion::new(self.angular * t) * self.start.rotation;
-        Isometry3::from_parts(Translation3::from(self.start.translation.vector + self.linear * t), rot)
+        Isometry3::from_parts(
+            Translation3::from(self.start.translation.vector + self.linear * t),
+            rot,
+        )
     }
 }
 
@@ -61,7 +68,12 @@ struct Step<T: Scalar> {
 /// Where triangle `t` (body coordinates) starts a step, and its velocity:
 /// the triangle translates with the velocity of its centroid between the
 /// two sampled poses.
-fn sampled<T: Scalar>(t: &Triangle<T>, p0: &Isometry3<T>, p1: &Isometry3<T>, dt: T) -> (Triangle<T>, Vector3<T>) {
+fn sampled<T: Scalar>(
+    t: &Triangle<T>,
+    p0: &Isometry3<T>,
+    p1: &Isometry3<T>,
+    dt: T,
+) -> (Triangle<T>, Vector3<T>) {
     let c = t.centroid();
     (t.transformed(p0), (p1 * c - p0 * c) / dt)
 }
@@ -72,11 +84,18 @@ fn swept<T: Scalar>(b: &Obb<T>, p0: &Isometry3<T>, p1: &Isometry3<T>) -> Obb<T> 
     let start = b.transformed(p0);
     let d = p1 * b.center - p0 * b.center;
     // Centroids elsewhere in the box move by d plus at most |ΔR| |c - centre|.
-    let dr = (p1.rotation.to_rotation_matrix().into_inner() - p0.rotation.to_rotation_matrix().into_inner()).norm();
+    let dr = (p1.rotation.to_rotation_matrix().into_inner()
+        - p0.rotation.to_rotation_matrix().into_inner())
+    .norm();
     let spread = dr * b.half_extents.norm();
     let grow = start.axes.tr_mul(&d).abs() * T::HALF;
-    let pad = (start.center.coords.amax() + d.amax() + b.half_extents.amax()) * T::EPSILON * T::lit(16.0);
-    Obb { center: start.center + d * T::HALF, axes: start.axes, half_extents: start.half_extents + grow.add_scalar(spread + pad) }
+    let pad =
+        (start.center.coords.amax() + d.amax() + b.half_extents.amax()) * T::EPSILON * T::lit(16.0);
+    Obb {
+        center: start.center + d * T::HALF,
+        axes: start.axes,
+        half_extents: start.half_extents + grow.add_scalar(spread + pad),
+    }
 }
 
 impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
@@ -113,8 +132,19 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         let dt = duration / T::lit(steps as f64);
         for k in 0..steps {
             let t0 = dt * T::lit(k as f64);
-            let t1 = if k + 1 == steps { duration } else { dt * T::lit((k + 1) as f64) };
-            let step = Step { t0, dt: t1 - t0, a0: motion.pose_at(t0), a1: motion.pose_at(t1), b0: other_motion.pose_at(t0), b1: other_motion.pose_at(t1) };
+            let t1 = if k + 1 == steps {
+                duration
+            } else {
+                dt * T::lit((k + 1) as f64)
+            };
+            let step = Step {
+                t0,
+                dt: t1 - t0,
+                a0: motion.pose_at(t0),
+                a1: motion.pose_at(t1),
+                b0: other_motion.pose_at(t0),
+                b1: other_motion.pose_at(t1),
+            };
             if let Some(hit) = self.first_contact_in_step(other, &step) {
                 return Some(hit);
             }
@@ -122,7 +152,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         None
     }
 
-    fn first_contact_in_step<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, s: &Step<T>) -> Option<TimeOfContact<T>> {
+    fn first_contact_in_step<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        s: &Step<T>,
+    ) -> Option<TimeOfContact<T>> {
         let mut best: Option<TimeOfContact<T>> = None;
         let mut stack = [(0u32, 0u32); STACK];
         let mut len = 1;
@@ -130,7 +164,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             len -= 1;
             let (a, b) = stack[len];
             let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
-            let (sa, sb) = (swept(&na.bv.bounding_obb(), &s.a0, &s.a1), swept(&nb.bv.bounding_obb(), &s.b0, &s.b1));
+            let (sa, sb) = (
+                swept(&na.bv.bounding_obb(), &s.a0, &s.a1),
+                swept(&nb.bv.bounding_obb(), &s.b0, &s.b1),
+            );
             if !sa.overlaps(&sb) {
                 continue;
             }
@@ -143,17 +180,26 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                             let (tb, ib) = other.leaf_triangle(pb);
                             let (tb0, vb) = sampled(tb, &s.b0, &s.b1, s.dt);
                             let horizon = best.map_or(s.dt, |h| h.time - s.t0);
-                            if let Some(c) = moving::triangle_triangle(&ta0, &va, &tb0, &vb, horizon) {
+                            if let Some(c) =
+                                moving::triangle_triangle(&ta0, &va, &tb0, &vb, horizon)
+                            {
                                 let time = s.t0 + c.time;
-                                if best.is_none_or(|h| time < h.time || (time == h.time && [ia, ib] < h.triangles)) {
-                                    best = Some(TimeOfContact { time, point: c.point, triangles: [ia, ib] });
+                                if best.is_none_or(|h| {
+                                    time < h.time || (time == h.time && [ia, ib] < h.triangles)
+                                }) {
+                                    best = Some(TimeOfContact {
+                                        time,
+                                        point: c.point,
+                                        triangles: [ia, ib],
+                                    });
                                 }
                             }
                         }
                     }
                 }
                 (leaf_a, leaf_b) => {
-                    let descend_a = leaf_b.is_some() || (leaf_a.is_none() && na.bv.surface_area() >= nb.bv.surface_area());
+                    let descend_a = leaf_b.is_some()
+                        || (leaf_a.is_none() && na.bv.surface_area() >= nb.bv.surface_area());
                     if descend_a {
                         stack[len] = (na.child_or_first, b);
                         stack[len + 1] = (a + 1, b);

@@ -35,7 +35,10 @@ pub struct DistanceRequest<T: Scalar> {
 impl<T: Scalar> Default for DistanceRequest<T> {
     /// The exact minimum, no bound.
     fn default() -> Self {
-        Self { upper_bound: T::INFINITY, stop_below: T::ZERO }
+        Self {
+            upper_bound: T::INFINITY,
+            stop_below: T::ZERO,
+        }
     }
 }
 
@@ -64,26 +67,46 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             Some(d) => d,
             // Unreachable for finite poses; answer with the first pair.
             None => {
-                let c = triangle_triangle(&self.leaf_tris[0], &other.leaf_tris[0].transformed(other_to_self));
-                MeshDistance { distance: c.distance(), point_a: c.a, point_b: c.b, triangles: [self.order[0], other.order[0]] }
+                let c = triangle_triangle(
+                    &self.leaf_tris[0],
+                    &other.leaf_tris[0].transformed(other_to_self),
+                );
+                MeshDistance {
+                    distance: c.distance(),
+                    point_a: c.a,
+                    point_b: c.b,
+                    triangles: [self.order[0], other.order[0]],
+                }
             }
         }
     }
 
     /// Distance with options (see [`DistanceRequest`]); `None` when no pair
     /// is closer than `upper_bound`.
-    pub fn distance_with(&self, other: &Bvh<T, B>, other_to_self: &Isometry3<T>, request: &DistanceRequest<T>) -> Option<MeshDistance<T>> {
-        let mut best_d2 = if request.upper_bound.finite() { request.upper_bound * request.upper_bound } else { T::INFINITY };
+    pub fn distance_with(
+        &self,
+        other: &Bvh<T, B>,
+        other_to_self: &Isometry3<T>,
+        request: &DistanceRequest<T>,
+    ) -> Option<MeshDistance<T>> {
+        let mut best_d2 = if request.upper_bound.finite() {
+            request.upper_bound * request.upper_bound
+        } else {
+            T::INFINITY
+        };
         let stop_d2 = request.stop_below * request.stop_below;
         let mut best: Option<MeshDistance<T>> = None;
         let bound = |a: u32, b: u32| -> T {
             let (na, nb) = (&self.nodes[a as usize].bv, &other.nodes[b as usize].bv);
             let moved = nb.transformed(other_to_self);
-            let d = na.distance_lower_bound(&moved).unwrap_or_else(|| aabb_distance(&na.aabb(), &moved.aabb()));
+            let d = na
+                .distance_lower_bound(&moved)
+                .unwrap_or_else(|| aabb_distance(&na.aabb(), &moved.aabb()));
             // The bounding spheres of the boxes often bound better at a
             // distance (OBBs' separating-axis bound is weak there); keep the larger.
             let (oa, ob) = (na.bounding_obb(), moved.bounding_obb());
-            let spheres = (oa.center - ob.center).norm() - oa.half_extents.norm() - ob.half_extents.norm();
+            let spheres =
+                (oa.center - ob.center).norm() - oa.half_extents.norm() - ob.half_extents.norm();
             let d = d.max_of(spheres * (T::ONE - T::EPSILON * T::lit(8.0)));
             d * d
         };
@@ -104,9 +127,16 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                         for pb in rb.clone() {
                             let (tb, ib) = other.leaf_triangle(pb);
                             let c = triangle_triangle(ta, &tb.transformed(other_to_self));
-                            if c.distance_squared < best_d2 || (best.is_none() && c.distance_squared <= best_d2) {
+                            if c.distance_squared < best_d2
+                                || (best.is_none() && c.distance_squared <= best_d2)
+                            {
                                 best_d2 = c.distance_squared;
-                                best = Some(MeshDistance { distance: c.distance(), point_a: c.a, point_b: c.b, triangles: [ia, ib] });
+                                best = Some(MeshDistance {
+                                    distance: c.distance(),
+                                    point_a: c.a,
+                                    point_b: c.b,
+                                    triangles: [ia, ib],
+                                });
                                 if best_d2 < stop_d2 || best_d2 == T::ZERO {
                                     return best;
                                 }
@@ -115,14 +145,19 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     }
                 }
                 (leaf_a, leaf_b) => {
-                    let descend_a = leaf_b.is_some() || (leaf_a.is_none() && na.bv.surface_area() >= nb.bv.surface_area());
+                    let descend_a = leaf_b.is_some()
+                        || (leaf_a.is_none() && na.bv.surface_area() >= nb.bv.surface_area());
                     let (c1, c2) = if descend_a {
                         ((a + 1, b), (na.child_or_first, b))
                     } else {
                         ((a, b + 1), (a, nb.child_or_first))
                     };
                     let (d1, d2) = (bound(c1.0, c1.1), bound(c2.0, c2.1));
-                    let (near, far) = if d1 <= d2 { ((c1, d1), (c2, d2)) } else { ((c2, d2), (c1, d1)) };
+                    let (near, far) = if d1 <= d2 {
+                        ((c1, d1), (c2, d2))
+                    } else {
+                        ((c2, d2), (c1, d1))
+                    };
                     stack[len] = (far.0.0, far.0.1, far.1);
                     stack[len + 1] = (near.0.0, near.0.1, near.1);
                     len += 2;
@@ -133,12 +168,18 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     }
 
     /// [`Self::distance`] for many poses in parallel; `result[i]` answers `poses[i]`.
-    pub fn distance_poses(&self, other: &Bvh<T, B>, poses: &[Isometry3<T>]) -> Vec<MeshDistance<T>> {
+    pub fn distance_poses(
+        &self,
+        other: &Bvh<T, B>,
+        poses: &[Isometry3<T>],
+    ) -> Vec<MeshDistance<T>> {
         poses.par_iter().map(|p| self.distance(other, p)).collect()
     }
 }
 
 fn aabb_distance<T: Scalar>(a: &clash_bv::Aabb<T>, b: &clash_bv::Aabb<T>) -> T {
-    let gap = (a.min - b.max).sup(&(b.min - a.max)).map(|x| x.max_of(T::ZERO));
+    let gap = (a.min - b.max)
+        .sup(&(b.min - a.max))
+        .map(|x| x.max_of(T::ZERO));
     gap.norm()
 }

@@ -13,7 +13,9 @@ pub enum MeshError {
         vertex: usize,
     },
     /// A triangle refers to a vertex that does not exist.
-    #[error("triangle {triangle} refers to vertex {index}, but the mesh has {num_vertices} vertices")]
+    #[error(
+        "triangle {triangle} refers to vertex {index}, but the mesh has {num_vertices} vertices"
+    )]
     IndexOutOfRange {
         /// Index of the triangle.
         triangle: usize,

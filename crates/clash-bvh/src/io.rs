@@ -116,7 +116,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(if MAGIC.starts_with(bytes) {
-                LoadError::Truncated { expected: HEADER_LEN as u64, found: bytes.len() as u64 }
+                LoadError::Truncated {
+                    expected: HEADER_LEN as u64,
+                    found: bytes.len() as u64,
+                }
             } else {
                 LoadError::BadMagic
             });
@@ -128,32 +131,51 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         let u32_at = |o: usize| u32::from_le_bytes(header[o..o + 4].try_into().unwrap_or([0; 4]));
         let version = u32_at(8);
         if version != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion { found: version, supported: FORMAT_VERSION });
+            return Err(LoadError::UnsupportedVersion {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
         }
         let scalar = field_name(&header[12..20]);
         if scalar != T::NAME {
-            return Err(LoadError::ScalarMismatch { found: scalar, expected: T::NAME });
+            return Err(LoadError::ScalarMismatch {
+                found: scalar,
+                expected: T::NAME,
+            });
         }
         let bv = field_name(&header[20..36]);
         if bv != B::NAME {
-            return Err(LoadError::BvMismatch { found: bv, expected: B::NAME });
+            return Err(LoadError::BvMismatch {
+                found: bv,
+                expected: B::NAME,
+            });
         }
         let len = u64::from_le_bytes(header[36..44].try_into().unwrap_or([0; 8]));
         let crc = u32_at(44);
         let body = &bytes[HEADER_LEN..];
         if (body.len() as u64) < len {
-            return Err(LoadError::Truncated { expected: len, found: body.len() as u64 });
+            return Err(LoadError::Truncated {
+                expected: len,
+                found: body.len() as u64,
+            });
         }
         if (body.len() as u64) > len {
-            return Err(LoadError::Decode(format!("{} bytes of trailing data", body.len() as u64 - len)));
+            return Err(LoadError::Decode(format!(
+                "{} bytes of trailing data",
+                body.len() as u64 - len
+            )));
         }
         if crc32fast::hash(body) != crc {
             return Err(LoadError::Checksum);
         }
         let (payload, used): (Payload<T, B>, usize) =
-            bincode::serde::decode_from_slice(body, bincode::config::standard()).map_err(|e| LoadError::Decode(e.to_string()))?;
+            bincode::serde::decode_from_slice(body, bincode::config::standard())
+                .map_err(|e| LoadError::Decode(e.to_string()))?;
         if used != body.len() {
-            return Err(LoadError::Decode(format!("{} bytes left after the payload", body.len() - used)));
+            return Err(LoadError::Decode(format!(
+                "{} bytes left after the payload",
+                body.len() - used
+            )));
         }
         Self::from_payload(payload)
     }
@@ -189,10 +211,15 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         for &id in &p.order {
             match seen.get_mut(id as usize) {
                 Some(s) if !*s => *s = true,
-                _ => return Err(invalid(format!("leaf order entry {id} is out of range or repeated"))),
+                _ => {
+                    return Err(invalid(format!(
+                        "leaf order entry {id} is out of range or repeated"
+                    )));
+                }
             }
         }
-        let tree = Self::from_parts(mesh, p.nodes, p.order, p.options).map_err(|e| invalid(e.to_string()))?;
+        let tree = Self::from_parts(mesh, p.nodes, p.order, p.options)
+            .map_err(|e| invalid(e.to_string()))?;
         // Volumes must contain their triangles, or queries could miss contacts.
         tree.validate().map_err(invalid)?;
         Ok(tree)

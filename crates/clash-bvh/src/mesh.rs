@@ -53,7 +53,11 @@ impl<T: Scalar> TriMesh<T> {
         let n = vertices.len() as u32;
         for (triangle, tri) in indices.iter().enumerate() {
             if let Some(&index) = tri.iter().find(|&&i| i >= n) {
-                return Err(MeshError::IndexOutOfRange { triangle, index, num_vertices: vertices.len() });
+                return Err(MeshError::IndexOutOfRange {
+                    triangle,
+                    index,
+                    num_vertices: vertices.len(),
+                });
             }
         }
         Ok(Self { vertices, indices })
@@ -66,7 +70,9 @@ impl<T: Scalar> TriMesh<T> {
     /// As [`TriMesh::new`].
     pub fn from_triangles(triangles: &[Triangle<T>]) -> Result<Self, MeshError> {
         let vertices = triangles.iter().flat_map(|t| t.vertices()).collect();
-        let indices = (0..triangles.len() as u32).map(|i| [3 * i, 3 * i + 1, 3 * i + 2]).collect();
+        let indices = (0..triangles.len() as u32)
+            .map(|i| [3 * i, 3 * i + 1, 3 * i + 2])
+            .collect();
         Self::new(vertices, indices)
     }
 
@@ -89,7 +95,11 @@ impl<T: Scalar> TriMesh<T> {
     #[inline]
     pub fn triangle(&self, i: usize) -> Triangle<T> {
         let [a, b, c] = self.indices[i];
-        Triangle::new(self.vertices[a as usize], self.vertices[b as usize], self.vertices[c as usize])
+        Triangle::new(
+            self.vertices[a as usize],
+            self.vertices[b as usize],
+            self.vertices[c as usize],
+        )
     }
 
     /// All triangles in order.
@@ -105,7 +115,10 @@ impl<T: Scalar> TriMesh<T> {
     /// on error the mesh is unchanged.
     pub fn set_vertices(&mut self, vertices: &[Point3<T>]) -> Result<(), MeshError> {
         if vertices.len() != self.vertices.len() {
-            return Err(MeshError::VertexCountMismatch { expected: self.vertices.len(), found: vertices.len() });
+            return Err(MeshError::VertexCountMismatch {
+                expected: self.vertices.len(),
+                found: vertices.len(),
+            });
         }
         if let Some(vertex) = vertices.iter().position(|p| !point_is_finite(p)) {
             return Err(MeshError::NonFiniteVertex { vertex });
@@ -124,14 +137,24 @@ impl<T: Scalar> TriMesh<T> {
     /// vertex is compared with the vertices already kept in its neighbouring
     /// cells, so the result is deterministic and independent of hashing order.
     pub fn welded(&self, tolerance: T) -> Self {
-        let tol = if tolerance.finite() && tolerance > T::ZERO { tolerance } else { T::ZERO };
+        let tol = if tolerance.finite() && tolerance > T::ZERO {
+            tolerance
+        } else {
+            T::ZERO
+        };
         let mut remap = vec![u32::MAX; self.vertices.len()];
         let mut kept: Vec<Point3<T>> = Vec::new();
         if tol == T::ZERO {
             let mut seen: HashMap<[u64; 3], u32> = HashMap::new();
             for (i, p) in self.vertices.iter().enumerate() {
                 // +0.0 and -0.0 are the same position.
-                let key = [p.x, p.y, p.z].map(|c| if c == T::ZERO { 0 } else { c.to_f64().to_bits() });
+                let key = [p.x, p.y, p.z].map(|c| {
+                    if c == T::ZERO {
+                        0
+                    } else {
+                        c.to_f64().to_bits()
+                    }
+                });
                 remap[i] = *seen.entry(key).or_insert_with(|| {
                     kept.push(*p);
                     (kept.len() - 1) as u32
@@ -147,9 +170,13 @@ impl<T: Scalar> TriMesh<T> {
                 for dx in -1..=1 {
                     for dy in -1..=1 {
                         for dz in -1..=1 {
-                            let Some(list) = grid.get(&[k[0] + dx, k[1] + dy, k[2] + dz]) else { continue };
+                            let Some(list) = grid.get(&[k[0] + dx, k[1] + dy, k[2] + dz]) else {
+                                continue;
+                            };
                             for &j in list {
-                                if (kept[j as usize] - p).abs().max() <= tol && found.is_none_or(|f| j < f) {
+                                if (kept[j as usize] - p).abs().max() <= tol
+                                    && found.is_none_or(|f| j < f)
+                                {
                                     found = Some(j);
                                 }
                             }
@@ -214,7 +241,12 @@ mod tests {
 
     fn tet() -> TriMesh<f64> {
         TriMesh::new(
-            vec![Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0)],
+            vec![
+                Point3::new(0.0, 0.0, 0.0),
+                Point3::new(1.0, 0.0, 0.0),
+                Point3::new(0.0, 1.0, 0.0),
+                Point3::new(0.0, 0.0, 1.0),
+            ],
             vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
         )
         .unwrap()
@@ -226,11 +258,18 @@ mod tests {
         assert_eq!(TriMesh::new(v.clone(), vec![]), Err(MeshError::Empty));
         assert_eq!(
             TriMesh::new(v.clone(), vec![[0, 1, 3]]),
-            Err(MeshError::IndexOutOfRange { triangle: 0, index: 3, num_vertices: 3 })
+            Err(MeshError::IndexOutOfRange {
+                triangle: 0,
+                index: 3,
+                num_vertices: 3
+            })
         );
         let mut bad = v.clone();
         bad[1].y = f32::INFINITY;
-        assert_eq!(TriMesh::new(bad, vec![[0, 1, 2]]), Err(MeshError::NonFiniteVertex { vertex: 1 }));
+        assert_eq!(
+            TriMesh::new(bad, vec![[0, 1, 2]]),
+            Err(MeshError::NonFiniteVertex { vertex: 1 })
+        );
         // degenerate triangles are fine
         assert!(TriMesh::new(v, vec![[0, 0, 0], [0, 1, 2]]).is_ok());
     }
@@ -262,7 +301,10 @@ mod tests {
         assert!(m.set_vertices(&[Point3::origin(); 3]).is_err());
         let mut v = m.vertices().to_vec();
         v[0].x = f64::NAN;
-        assert_eq!(m.set_vertices(&v), Err(MeshError::NonFiniteVertex { vertex: 0 }));
+        assert_eq!(
+            m.set_vertices(&v),
+            Err(MeshError::NonFiniteVertex { vertex: 0 })
+        );
         assert_eq!(m, tet());
     }
 }

@@ -35,7 +35,7 @@ impl<B> Node<B> {
     /// For a leaf: the range of positions in the leaf order it covers.
     #[inline(always)]
     pub fn triangle_range(&self) -> Option<core::ops::Range<usize>> {
-        self.is_leaf().then(|| self.child_or_first as usize..(self.child_or_first + self.count) as usize)
+        self.is_leaf()
+            .then(|| self.child_or_first as usize..(self.child_or_first + self.count) as usize)
     }
 }
-

@@ -30,7 +30,18 @@ impl<'a, T: Scalar> Prims<'a, T> {
         let (t0, t1) = self.tris.split_at_mut(k);
         let (c0, c1) = self.cents.split_at_mut(k);
         let (i0, i1) = self.ids.split_at_mut(k);
-        (Prims { tris: t0, cents: c0, ids: i0 }, Prims { tris: t1, cents: c1, ids: i1 })
+        (
+            Prims {
+                tris: t0,
+                cents: c0,
+                ids: i0,
+            },
+            Prims {
+                tris: t1,
+                cents: c1,
+                ids: i1,
+            },
+        )
     }
 
     /// Moves the elements whose centroid satisfies `left` to the front and
@@ -105,7 +116,11 @@ mod tests {
             .collect();
         let mut cents: Vec<_> = tris.iter().map(|t| t.a).collect();
         let mut ids: Vec<u32> = (0..n as u32).collect();
-        let mut prims = Prims { tris: &mut tris, cents: &mut cents, ids: &mut ids };
+        let mut prims = Prims {
+            tris: &mut tris,
+            cents: &mut cents,
+            ids: &mut ids,
+        };
         for k in [0, 1, 100, 128, 255, 256] {
             prims.select_nth(k, |c| c.x);
             let pivot = (prims.cents[k].x, prims.ids[k]);

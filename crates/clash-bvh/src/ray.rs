@@ -1,7 +1,7 @@
 //! Ray casts against a mesh (RTCD §6.3 traversal, ending in clash-narrow's
 //! watertight ray/triangle test).
 
-use crate::{Bvh, BvQuery, MAX_DEPTH, PreparedRay};
+use crate::{BvQuery, Bvh, MAX_DEPTH, PreparedRay};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
 use rayon::prelude::*;
@@ -35,14 +35,22 @@ pub struct RayQuery<T: Scalar> {
 impl<T: Scalar> Default for RayQuery<T> {
     /// The whole ray, both sides.
     fn default() -> Self {
-        Self { t_min: T::ZERO, t_max: T::INFINITY, culling: Culling::BothSides }
+        Self {
+            t_min: T::ZERO,
+            t_max: T::INFINITY,
+            culling: Culling::BothSides,
+        }
     }
 }
 
 impl<T: Scalar> RayQuery<T> {
     /// The interval `[t_min, t_max]`, both sides.
     pub fn within(t_min: T, t_max: T) -> Self {
-        Self { t_min, t_max, culling: Culling::BothSides }
+        Self {
+            t_min,
+            t_max,
+            culling: Culling::BothSides,
+        }
     }
 }
 
@@ -101,7 +109,11 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             out.push(hit);
             (query.t_max, false)
         });
-        out.sort_by(|a, b| a.t.partial_cmp(&b.t).unwrap_or(core::cmp::Ordering::Equal).then(a.triangle.cmp(&b.triangle)));
+        out.sort_by(|a, b| {
+            a.t.partial_cmp(&b.t)
+                .unwrap_or(core::cmp::Ordering::Equal)
+                .then(a.triangle.cmp(&b.triangle))
+        });
     }
 
     /// [`Self::cast_ray`] for many rays in parallel; `result[i]` answers `rays[i]`.
@@ -111,13 +123,23 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
 
     /// Depth-first traversal, nearer child first. `on_hit` returns the new
     /// upper bound on `t` and whether to stop.
-    fn ray_traverse(&self, ray: &Ray<T>, query: &RayQuery<T>, mut on_hit: impl FnMut(MeshRayHit<T>) -> (T, bool)) {
-        if !(ray.origin.iter().chain(ray.dir.iter()).all(|x| x.finite()) && query.t_min.finite() && query.t_min <= query.t_max) {
+    fn ray_traverse(
+        &self,
+        ray: &Ray<T>,
+        query: &RayQuery<T>,
+        mut on_hit: impl FnMut(MeshRayHit<T>) -> (T, bool),
+    ) {
+        if !(ray.origin.iter().chain(ray.dir.iter()).all(|x| x.finite())
+            && query.t_min.finite()
+            && query.t_min <= query.t_max)
+        {
             return;
         }
         let prepared = PreparedRay::new(ray);
         let mut t_max = query.t_max;
-        let Some(t0) = self.nodes[0].bv.ray_entry(&prepared, query.t_min, t_max) else { return };
+        let Some(t0) = self.nodes[0].bv.ray_entry(&prepared, query.t_min, t_max) else {
+            return;
+        };
         let mut stack = [(0u32, t0); STACK];
         let mut len = 1;
         while len > 0 {
@@ -132,7 +154,13 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                     for pos in range {
                         let (tri, id) = self.leaf_triangle(pos);
                         if let Some(h) = ray_triangle(ray, tri, query.culling, query.t_min, t_max) {
-                            let hit = MeshRayHit { triangle: id, t: h.t, barycentric: [h.u, h.v, h.w], point: h.point, normal: h.normal };
+                            let hit = MeshRayHit {
+                                triangle: id,
+                                t: h.t,
+                                barycentric: [h.u, h.v, h.w],
+                                point: h.point,
+                                normal: h.normal,
+                            };
                             let (bound, stop) = on_hit(hit);
                             if stop {
                                 return;
@@ -143,12 +171,20 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                 }
                 None => {
                     let (l, r) = (i + 1, node.child_or_first);
-                    let tl = self.nodes[l as usize].bv.ray_entry(&prepared, query.t_min, t_max);
-                    let tr = self.nodes[r as usize].bv.ray_entry(&prepared, query.t_min, t_max);
+                    let tl = self.nodes[l as usize]
+                        .bv
+                        .ray_entry(&prepared, query.t_min, t_max);
+                    let tr = self.nodes[r as usize]
+                        .bv
+                        .ray_entry(&prepared, query.t_min, t_max);
                     match (tl, tr) {
                         (Some(a), Some(b)) => {
                             // push the farther first so the nearer is popped first
-                            let (near, far) = if a <= b { ((l, a), (r, b)) } else { ((r, b), (l, a)) };
+                            let (near, far) = if a <= b {
+                                ((l, a), (r, b))
+                            } else {
+                                ((r, b), (l, a))
+                            };
                             stack[len] = far;
                             stack[len + 1] = near;
                             len += 2;

@@ -23,7 +23,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
 
     /// Calls `f` for each self-contact (as [`Self::self_contacts`]) until it
     /// returns `Break`.
-    pub fn for_each_self_contact(&self, mut f: impl FnMut(TrianglePair) -> ControlFlow<()>) -> ControlFlow<()> {
+    pub fn for_each_self_contact(
+        &self,
+        mut f: impl FnMut(TrianglePair) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let idx = self.mesh.indices();
         let adjacent = |i: u32, j: u32| {
             let (a, b) = (idx[i as usize], idx[j as usize]);

@@ -60,8 +60,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             (None, Shape::HalfSpace(p)) => {
                 // The box reaches `n · c - Σ e_k |n · a_k|` along the normal (RTCD §5.2.3).
                 let o = bv.bounding_obb();
-                let r = (0..3).fold(T::ZERO, |s, k| s + o.half_extents[k] * p.normal.dot(&o.axes.column(k)).abs());
-                let slack = (r + o.center.coords.amax() + p.offset.abs()) * T::EPSILON * T::lit(8.0);
+                let r = (0..3).fold(T::ZERO, |s, k| {
+                    s + o.half_extents[k] * p.normal.dot(&o.axes.column(k)).abs()
+                });
+                let slack =
+                    (r + o.center.coords.amax() + p.offset.abs()) * T::EPSILON * T::lit(8.0);
                 p.signed_distance(&o.center) - r <= slack
             }
             (None, _) => true,

@@ -6,13 +6,20 @@ use clash_math::Scalar;
 use rayon::prelude::*;
 
 pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Result<(), String> {
-    check_structure(bvh.nodes.len(), bvh.order.len(), bvh.mesh.num_triangles(), |i| {
-        let n = &bvh.nodes[i];
-        (n.child_or_first, n.count)
-    })?;
+    check_structure(
+        bvh.nodes.len(),
+        bvh.order.len(),
+        bvh.mesh.num_triangles(),
+        |i| {
+            let n = &bvh.nodes[i];
+            (n.child_or_first, n.count)
+        },
+    )?;
     let mut seen = vec![false; bvh.mesh.num_triangles()];
     for &id in &bvh.order {
-        let slot = seen.get_mut(id as usize).ok_or_else(|| format!("leaf order names triangle {id}, out of range"))?;
+        let slot = seen
+            .get_mut(id as usize)
+            .ok_or_else(|| format!("leaf order names triangle {id}, out of range"))?;
         if *slot {
             return Err(format!("triangle {id} appears twice in the leaf order"));
         }
@@ -23,10 +30,16 @@ pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Resu
     let axes_tol = if T::NAME == "f32" { 1e-4 } else { 1e-9 };
     for (i, node) in bvh.nodes.iter().enumerate() {
         let obb = node.bv.bounding_obb();
-        let finite = obb.center.iter().chain(obb.half_extents.iter()).chain(obb.axes.iter()).all(|x| x.finite());
+        let finite = obb
+            .center
+            .iter()
+            .chain(obb.half_extents.iter())
+            .chain(obb.axes.iter())
+            .all(|x| x.finite());
         let extents_ok = obb.half_extents.iter().all(|&e| e >= T::ZERO);
         let gram = obb.axes.transpose() * obb.axes - clash_math::Matrix3::identity();
-        let orthonormal = gram.iter().all(|x| x.abs().to_f64() <= axes_tol) && obb.axes.determinant() > T::ZERO;
+        let orthonormal =
+            gram.iter().all(|x| x.abs().to_f64() <= axes_tol) && obb.axes.determinant() > T::ZERO;
         if !(finite && extents_ok && orthonormal) {
             return Err(format!("node {i} has a malformed bounding volume"));
         }
@@ -40,7 +53,9 @@ pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Resu
             parent[r as usize] = i as u32;
         }
     }
-    let leaves: Vec<usize> = (0..bvh.nodes.len()).filter(|&i| bvh.nodes[i].is_leaf()).collect();
+    let leaves: Vec<usize> = (0..bvh.nodes.len())
+        .filter(|&i| bvh.nodes[i].is_leaf())
+        .collect();
     leaves.par_iter().try_for_each(|&leaf| {
         let range = bvh.nodes[leaf].triangle_range().unwrap_or(0..0);
         for pos in range {
@@ -49,7 +64,11 @@ pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Resu
             while a != u32::MAX {
                 let bv = &bvh.nodes[a as usize].bv;
                 if !t.vertices().iter().all(|p| bv.contains_point(p)) {
-                    return Err(format!("node {a} ({}) does not contain a corner of triangle {}", B::NAME, bvh.order[pos]));
+                    return Err(format!(
+                        "node {a} ({}) does not contain a corner of triangle {}",
+                        B::NAME,
+                        bvh.order[pos]
+                    ));
                 }
                 a = parent[a as usize];
             }
@@ -72,7 +91,9 @@ pub(crate) fn check_structure(
         return Err("the tree has no nodes".into());
     }
     if order_len != num_triangles {
-        return Err(format!("leaf order has {order_len} entries for {num_triangles} triangles"));
+        return Err(format!(
+            "leaf order has {order_len} entries for {num_triangles} triangles"
+        ));
     }
     if n > 2 * num_triangles.max(1) {
         return Err(format!("{n} nodes for {num_triangles} triangles"));
@@ -105,7 +126,10 @@ pub(crate) fn check_structure(
         } else {
             let r = c as usize;
             if r <= i + 1 || r >= end {
-                return Err(format!("internal node {i} has right child {r} outside ({}, {end})", i + 1));
+                return Err(format!(
+                    "internal node {i} has right child {r} outside ({}, {end})",
+                    i + 1
+                ));
             }
             stack.push((r, end, depth + 1));
             stack.push((i + 1, r, depth + 1));
@@ -115,7 +139,9 @@ pub(crate) fn check_structure(
         return Err(format!("{} nodes are unreachable", n - expected));
     }
     if next_leaf_pos != order_len {
-        return Err(format!("leaves cover {next_leaf_pos} of {order_len} triangles"));
+        return Err(format!(
+            "leaves cover {next_leaf_pos} of {order_len} triangles"
+        ));
     }
     Ok(())
 }

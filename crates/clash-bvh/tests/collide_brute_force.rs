@@ -11,7 +11,9 @@ use common::*;
 fn options() -> Vec<BuildOptions> {
     vec![
         BuildOptions::default(),
-        BuildOptions::default().with_split(SplitRule::Mean).with_max_leaf_size(3),
+        BuildOptions::default()
+            .with_split(SplitRule::Mean)
+            .with_max_leaf_size(3),
         BuildOptions::sah(),
     ]
 }
@@ -25,11 +27,21 @@ fn check_pose<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<
     what: &str,
 ) {
     let got = sorted(a.contacts(b, pose));
-    assert_eq!(got, expected, "{what}: contact set differs from brute force (pose {pose})");
-    assert_eq!(a.intersects(b, pose), !expected.is_empty(), "{what}: any-contact differs");
+    assert_eq!(
+        got, expected,
+        "{what}: contact set differs from brute force (pose {pose})"
+    );
+    assert_eq!(
+        a.intersects(b, pose),
+        !expected.is_empty(),
+        "{what}: any-contact differs"
+    );
     let first = a.collide(b, pose, &CollisionRequest::first(3)).pairs;
     assert_eq!(first.len(), expected.len().min(3), "{what}: first-3 count");
-    assert!(first.iter().all(|p| expected.binary_search(p).is_ok()), "{what}: first-3 pairs are contacts");
+    assert!(
+        first.iter().all(|p| expected.binary_search(p).is_ok()),
+        "{what}: first-3 pairs are contacts"
+    );
 }
 
 fn check_type<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(seed: u64) {
@@ -46,7 +58,13 @@ fn check_type<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(seed: u64) {
             let pose = random_pose::<T>(&mut rng, 0.8, 3.0);
             let expected = sorted(brute_force_contacts(&ma, &mb, &pose));
             hits += usize::from(!expected.is_empty());
-            check_pose(&a, &b, &pose, &expected, &format!("{} {} opts {k}", T::NAME, B::NAME));
+            check_pose(
+                &a,
+                &b,
+                &pose,
+                &expected,
+                &format!("{} {} opts {k}", T::NAME, B::NAME),
+            );
         }
         assert!(hits > 0, "the random scenes should contain contacts");
     }
@@ -103,7 +121,11 @@ fn real_meshes_against_brute_force() {
     assert_eq!(bunny.num_triangles(), 902);
     let obb = Bvh::<f64, Obb<f64>>::build(bunny.clone(), &BuildOptions::default()).unwrap();
     let aabb = Bvh::<f64, Aabb<f64>>::build(bunny.clone(), &BuildOptions::sah()).unwrap();
-    let rss = Bvh::<f64, Rss<f64>>::build(bunny.clone(), &BuildOptions::default().with_fit(FitQuality::Tight)).unwrap();
+    let rss = Bvh::<f64, Rss<f64>>::build(
+        bunny.clone(),
+        &BuildOptions::default().with_fit(FitQuality::Tight),
+    )
+    .unwrap();
     let mut rng = seeded(31);
     let mut hits = 0;
     for _ in 0..16 {
@@ -141,7 +163,10 @@ fn adversarial_scenes() {
     // of one is the north pole of the other, bit for bit.
     let shift = Isometry3::translation(0.0, 0.0, -2.0);
     let expected = sorted(brute_force_contacts(&sphere, &sphere, &shift));
-    assert!(!expected.is_empty(), "touching spheres share the pole vertex");
+    assert!(
+        !expected.is_empty(),
+        "touching spheres share the pole vertex"
+    );
     check_pose(&t, &t, &shift, &expected, "touching");
     // Nested: a small sphere inside, no triangle contact; containment finds it.
     let small: TriMesh<f64> = uv_sphere(0.3, 6, 8);
@@ -151,18 +176,33 @@ fn adversarial_scenes() {
     assert!(!t.intersects(&ts, &inside));
     let r = t.collide(&ts, &inside, &CollisionRequest::any().with_containment());
     assert_eq!(r.containment, Some(clash_bvh::Containment::BInsideA));
-    let r = ts.collide(&t, &inside.inverse(), &CollisionRequest::any().with_containment());
+    let r = ts.collide(
+        &t,
+        &inside.inverse(),
+        &CollisionRequest::any().with_containment(),
+    );
     assert_eq!(r.containment, Some(clash_bvh::Containment::AInsideB));
     let outside = Isometry3::translation(3.0, 0.0, 0.0);
-    assert!(!t.collide(&ts, &outside, &CollisionRequest::any().with_containment()).collides());
+    assert!(
+        !t.collide(&ts, &outside, &CollisionRequest::any().with_containment())
+            .collides()
+    );
     // Degenerate-only meshes: points and segments touching a triangle.
     let tri = TriMesh::<f64>::new(
-        vec![clash_math::Point3::new(0.0, 0.0, 0.0), clash_math::Point3::new(1.0, 0.0, 0.0), clash_math::Point3::new(0.0, 1.0, 0.0)],
+        vec![
+            clash_math::Point3::new(0.0, 0.0, 0.0),
+            clash_math::Point3::new(1.0, 0.0, 0.0),
+            clash_math::Point3::new(0.0, 1.0, 0.0),
+        ],
         vec![[0, 1, 2]],
     )
     .unwrap();
     let degen = TriMesh::<f64>::new(
-        vec![clash_math::Point3::new(0.25, 0.25, 0.0), clash_math::Point3::new(0.25, 0.25, 1.0), clash_math::Point3::new(0.5, 0.5, 0.0)],
+        vec![
+            clash_math::Point3::new(0.25, 0.25, 0.0),
+            clash_math::Point3::new(0.25, 0.25, 1.0),
+            clash_math::Point3::new(0.5, 0.5, 0.0),
+        ],
         vec![[0, 0, 0], [0, 1, 1], [1, 1, 1], [2, 2, 2]],
     )
     .unwrap();

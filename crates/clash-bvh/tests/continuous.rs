@@ -37,7 +37,14 @@ fn step_of(time: f64) -> u32 {
     ((time * STEPS as f64).floor() as u32).min(STEPS - 1)
 }
 
-fn any_contact(a: &TriMesh<f64>, ma: &Motion<f64>, b: &TriMesh<f64>, mb: &Motion<f64>, time: f64, k: u32) -> bool {
+fn any_contact(
+    a: &TriMesh<f64>,
+    ma: &Motion<f64>,
+    b: &TriMesh<f64>,
+    mb: &Motion<f64>,
+    time: f64,
+    k: u32,
+) -> bool {
     let bt: Vec<_> = b.triangles().map(|t| at(&t, mb, time, k)).collect();
     a.triangles().any(|ta| {
         let ta = at(&ta, ma, time, k);
@@ -46,11 +53,24 @@ fn any_contact(a: &TriMesh<f64>, ma: &Motion<f64>, b: &TriMesh<f64>, mb: &Motion
 }
 
 fn random_motion(rng: &mut Rng) -> Motion<f64> {
-    let mut v = || Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
-    Motion { start: Isometry3::new(v() * 0.9, v()), linear: v() * 2.0, angular: v() * 2.0 }
+    let mut v = || {
+        Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        )
+    };
+    Motion {
+        start: Isometry3::new(v() * 0.9, v()),
+        linear: v() * 2.0,
+        angular: v() * 2.0,
+    }
 }
 
-fn scenes(seed: u64, n: usize) -> impl Iterator<Item = (TriMesh<f64>, Motion<f64>, TriMesh<f64>, Motion<f64>)> {
+fn scenes(
+    seed: u64,
+    n: usize,
+) -> impl Iterator<Item = (TriMesh<f64>, Motion<f64>, TriMesh<f64>, Motion<f64>)> {
     let mut rng = seeded(seed);
     (0..n).map(move |_| {
         let a = random_soup::<f64>(&mut rng, 8, 0.6, 0.3);
@@ -65,7 +85,9 @@ fn first_time_is_confirmed_by_static_tests() {
     for (ma, mota, mb, motb) in scenes(81, 10_000) {
         let a = Bvh::<f64, Obb<f64>>::build(ma.clone(), &BuildOptions::default()).unwrap();
         let b = Bvh::<f64, Aabb<f64>>::build(mb.clone(), &BuildOptions::default()).unwrap();
-        let Some(hit) = a.time_of_contact(&mota, &b, &motb, 1.0, STEPS) else { continue };
+        let Some(hit) = a.time_of_contact(&mota, &b, &motb, 1.0, STEPS) else {
+            continue;
+        };
         hits += 1;
         assert!((0.0..=1.0).contains(&hit.time));
         // At a step boundary the contact may belong to either step's motion
@@ -80,9 +102,15 @@ fn first_time_is_confirmed_by_static_tests() {
                 // Two degenerate triangles (segments, points) are advanced
                 // conservatively to a distance of sqrt(eps) * scale (see
                 // `clash_narrow::moving::triangle_triangle`); others exactly.
-                let tol = if near_degenerate(&ta) && near_degenerate(&tb) { 2.0 * f64::EPSILON.sqrt() } else { 1e-9 };
+                let tol = if near_degenerate(&ta) && near_degenerate(&tb) {
+                    2.0 * f64::EPSILON.sqrt()
+                } else {
+                    1e-9
+                };
                 distance(&ta, &tb).distance() <= tol * scale
-                    && (clash_narrow::closest::point_triangle(&hit.point, &ta).point - hit.point).norm() <= 1e-6 * scale
+                    && (clash_narrow::closest::point_triangle(&hit.point, &ta).point - hit.point)
+                        .norm()
+                        <= 1e-6 * scale
             })
             .unwrap_or_else(|| panic!("reported pair apart at t* = {}", hit.time));
         if hit.time == 0.0 {
@@ -93,7 +121,11 @@ fn first_time_is_confirmed_by_static_tests() {
         // Nothing touches just before t* (within the same step's motion).
         let before = hit.time - 1e-7;
         if before > 0.0 {
-            assert!(!any_contact(&ma, &mota, &mb, &motb, before, step_of(before)), "contact before t* = {}", hit.time);
+            assert!(
+                !any_contact(&ma, &mota, &mb, &motb, before, step_of(before)),
+                "contact before t* = {}",
+                hit.time
+            );
         }
         // The pair overlaps just after (unless it only grazes).
         let after = (hit.time + 1e-7).min(1.0);
@@ -104,7 +136,10 @@ fn first_time_is_confirmed_by_static_tests() {
         assert!(distance(&ta2, &tb2).distance() <= 1e-6 * scale);
     }
     eprintln!("{hits} contacts, {at_start} at time 0");
-    assert!(hits > 1000 && hits - at_start > 500, "{hits} hits, {at_start} at the start");
+    assert!(
+        hits > 1000 && hits - at_start > 500,
+        "{hits} hits, {at_start} at the start"
+    );
 }
 
 #[test]
@@ -114,10 +149,17 @@ fn no_sampled_contact_is_reported_free() {
         let b = Bvh::<f64, Obb<f64>>::build(mb.clone(), &BuildOptions::default()).unwrap();
         let reported = a.time_of_contact(&mota, &b, &motb, 1.0, STEPS);
         // Dense static sampling of the sampled motion.
-        let first = (0..=STEPS * 24).map(|i| i as f64 / (STEPS * 24) as f64).find(|&t| any_contact(&ma, &mota, &mb, &motb, t, step_of(t)));
+        let first = (0..=STEPS * 24)
+            .map(|i| i as f64 / (STEPS * 24) as f64)
+            .find(|&t| any_contact(&ma, &mota, &mb, &motb, t, step_of(t)));
         if let Some(t) = first {
-            let hit = reported.unwrap_or_else(|| panic!("sampling finds contact at {t}, time_of_contact none"));
-            assert!(hit.time <= t + 1e-9, "reported {} after sampled contact {t}", hit.time);
+            let hit = reported
+                .unwrap_or_else(|| panic!("sampling finds contact at {t}, time_of_contact none"));
+            assert!(
+                hit.time <= t + 1e-9,
+                "reported {} after sampled contact {t}",
+                hit.time
+            );
         }
     }
 }
@@ -127,20 +169,41 @@ fn pure_translation_is_exact_and_f32_works() {
     // A unit tetrahedron sliding onto another along x: first contact at 0.25.
     let tet = |s: f64| {
         TriMesh::<f64>::new(
-            vec![[0.0, 0.0, 0.0], [s, 0.0, 0.0], [0.0, s, 0.0], [0.0, 0.0, s]].into_iter().map(clash_math::Point3::from).collect(),
+            vec![[0.0, 0.0, 0.0], [s, 0.0, 0.0], [0.0, s, 0.0], [0.0, 0.0, s]]
+                .into_iter()
+                .map(clash_math::Point3::from)
+                .collect(),
             vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
         )
         .unwrap()
     };
     let a = Bvh::<f64, Obb<f64>>::build(tet(1.0), &BuildOptions::default()).unwrap();
     let still = Motion::fixed(Isometry3::identity());
-    let moving = Motion { start: Isometry3::translation(2.0, 0.0, 0.0), linear: Vector3::new(-4.0, 0.0, 0.0), angular: Vector3::zeros() };
+    let moving = Motion {
+        start: Isometry3::translation(2.0, 0.0, 0.0),
+        linear: Vector3::new(-4.0, 0.0, 0.0),
+        angular: Vector3::zeros(),
+    };
     let hit = a.time_of_contact(&still, &a, &moving, 1.0, 1).unwrap();
     assert!((hit.time - 0.25).abs() < 1e-12, "{}", hit.time);
     assert!(a.time_of_contact(&still, &a, &moving, 0.2, 3).is_none());
-    let a32 = Bvh::<f32, Obb<f32>>::build(TriMesh::new(tet(1.0).vertices().iter().map(|p| p.cast()).collect(), tet(1.0).indices().to_vec()).unwrap(), &BuildOptions::default()).unwrap();
-    let m32 = Motion { start: Isometry3::translation(2.0f32, 0.0, 0.0), linear: Vector3::new(-4.0f32, 0.0, 0.0), angular: Vector3::zeros() };
-    let h32 = a32.time_of_contact(&Motion::fixed(Isometry3::identity()), &a32, &m32, 1.0, 4).unwrap();
+    let a32 = Bvh::<f32, Obb<f32>>::build(
+        TriMesh::new(
+            tet(1.0).vertices().iter().map(|p| p.cast()).collect(),
+            tet(1.0).indices().to_vec(),
+        )
+        .unwrap(),
+        &BuildOptions::default(),
+    )
+    .unwrap();
+    let m32 = Motion {
+        start: Isometry3::translation(2.0f32, 0.0, 0.0),
+        linear: Vector3::new(-4.0f32, 0.0, 0.0),
+        angular: Vector3::zeros(),
+    };
+    let h32 = a32
+        .time_of_contact(&Motion::fixed(Isometry3::identity()), &a32, &m32, 1.0, 4)
+        .unwrap();
     assert!((h32.time - 0.25).abs() < 1e-5);
     let _ = f64::NAME;
 }

@@ -31,7 +31,11 @@ fn fuzz_seeds_pass_the_check() {
 fn valid_seeds_are_current() {
     for (name, bytes) in seeds() {
         if name.starts_with("valid") {
-            assert_eq!(std::fs::read(seed_dir().join(&name)).unwrap(), bytes, "{name} is stale");
+            assert_eq!(
+                std::fs::read(seed_dir().join(&name)).unwrap(),
+                bytes,
+                "{name} is stale"
+            );
         }
     }
 }
@@ -58,9 +62,13 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
         )
         .unwrap()
     };
-    let obb = Bvh::<f64, Obb<f64>>::build(tet(1.0), &BuildOptions::default()).unwrap().to_bytes();
+    let obb = Bvh::<f64, Obb<f64>>::build(tet(1.0), &BuildOptions::default())
+        .unwrap()
+        .to_bytes();
     let m32 = common::random_soup::<f32>(&mut common::seeded(9), 12, 1.0, 0.3);
-    let aabb = Bvh::<f32, Aabb<f32>>::build(m32, &BuildOptions::sah().with_max_leaf_size(3)).unwrap().to_bytes();
+    let aabb = Bvh::<f32, Aabb<f32>>::build(m32, &BuildOptions::sah().with_max_leaf_size(3))
+        .unwrap()
+        .to_bytes();
     let mut truncated = obb.clone();
     truncated.truncate(obb.len() / 2);
     let mut flipped = aabb.clone();
@@ -71,7 +79,10 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
         ("valid_soup_f32_aabb".into(), aabb),
         ("truncated_f64_obb".into(), truncated),
         ("flipped_f32_aabb".into(), flipped),
-        ("foreign_stl_text".into(), b"solid x\nfacet normal 0 0 1\nouter loop\n".to_vec()),
+        (
+            "foreign_stl_text".into(),
+            b"solid x\nfacet normal 0 0 1\nouter loop\n".to_vec(),
+        ),
         ("empty".into(), Vec::new()),
     ]
 }

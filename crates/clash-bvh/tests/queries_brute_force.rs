@@ -5,7 +5,9 @@
 mod common;
 
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvQuery, Bvh, DistanceRequest, MeshRayHit, RayQuery, Shape, TriMesh};
+use clash_bvh::{
+    BuildOptions, BvQuery, Bvh, DistanceRequest, MeshRayHit, RayQuery, Shape, TriMesh,
+};
 use clash_math::nalgebra;
 use clash_math::{Isometry3, Plane, Point3, Ray, Scalar, Segment, Triangle, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
@@ -17,19 +19,38 @@ fn brute_ray<T: Scalar>(mesh: &TriMesh<T>, ray: &Ray<T>, q: &RayQuery<T>) -> Vec
     let mut v: Vec<(T, u32)> = mesh
         .triangles()
         .enumerate()
-        .filter_map(|(i, t)| ray_triangle(ray, &t, q.culling, q.t_min, q.t_max).map(|h| (h.t, i as u32)))
+        .filter_map(|(i, t)| {
+            ray_triangle(ray, &t, q.culling, q.t_min, q.t_max).map(|h| (h.t, i as u32))
+        })
         .collect();
     v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
     v
 }
 
 fn random_ray<T: Scalar>(rng: &mut Rng, center: Point3<f64>, size: f64) -> Ray<T> {
-    let o = center + Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * size * 2.0;
-    let target = center + Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * size * 0.6;
+    let o = center
+        + Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ) * size
+            * 2.0;
+    let target = center
+        + Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ) * size
+            * 0.6;
     Ray::new(o.map(T::lit), (target - o).map(T::lit))
 }
 
-fn check_rays<T: Scalar, B: BvQuery<T>>(mesh: &TriMesh<T>, opts: &BuildOptions, seed: u64, n: usize) {
+fn check_rays<T: Scalar, B: BvQuery<T>>(
+    mesh: &TriMesh<T>,
+    opts: &BuildOptions,
+    seed: u64,
+    n: usize,
+) {
     let tree = Bvh::<T, B>::build(mesh.clone(), opts).unwrap();
     let (lo, hi) = bounds(mesh);
     let mut rng = seeded(seed);
@@ -40,14 +61,28 @@ fn check_rays<T: Scalar, B: BvQuery<T>>(mesh: &TriMesh<T>, opts: &BuildOptions, 
         let q = match k % 3 {
             0 => RayQuery::default(),
             1 => RayQuery::within(T::lit(0.3), T::lit(0.9)),
-            _ => RayQuery { culling: Culling::FrontOnly, ..RayQuery::default() },
+            _ => RayQuery {
+                culling: Culling::FrontOnly,
+                ..RayQuery::default()
+            },
         };
         let expected = brute_ray(mesh, &ray, &q);
-        let got = tree.cast_ray(&ray, &q).map(|h: MeshRayHit<T>| (h.t, h.triangle));
-        assert_eq!(got, expected.first().copied(), "{} {}: closest hit", T::NAME, std::any::type_name::<B>());
+        let got = tree
+            .cast_ray(&ray, &q)
+            .map(|h: MeshRayHit<T>| (h.t, h.triangle));
+        assert_eq!(
+            got,
+            expected.first().copied(),
+            "{} {}: closest hit",
+            T::NAME,
+            std::any::type_name::<B>()
+        );
         assert_eq!(tree.cast_ray_any(&ray, &q).is_some(), !expected.is_empty());
         tree.cast_ray_all(&ray, &q, &mut all);
-        assert_eq!(all.iter().map(|h| (h.t, h.triangle)).collect::<Vec<_>>(), expected);
+        assert_eq!(
+            all.iter().map(|h| (h.t, h.triangle)).collect::<Vec<_>>(),
+            expected
+        );
         hits += usize::from(!expected.is_empty());
     }
     assert!(hits > n / 10, "too few rays hit: {hits}");
@@ -71,7 +106,12 @@ fn rays_equal_brute_force() {
     check_rays::<f32, Sphere<f32>>(&bunny32, &BuildOptions::default(), 4, 400);
     check_rays::<f64, Rss<f64>>(&soup, &BuildOptions::default(), 5, 400);
     check_rays::<f64, Kdop18<f64>>(&soup, &BuildOptions::sah(), 6, 400);
-    check_rays::<f32, Capsule<f32>>(&random_soup(&mut seeded(62), 300, 1.0, 0.15), &BuildOptions::default(), 7, 400);
+    check_rays::<f32, Capsule<f32>>(
+        &random_soup(&mut seeded(62), 300, 1.0, 0.15),
+        &BuildOptions::default(),
+        7,
+        400,
+    );
 }
 
 #[test]
@@ -81,14 +121,29 @@ fn rays_through_shared_edges_and_vertices_never_slip_through() {
     for rings in [8, 13] {
         let m: TriMesh<f64> = uv_sphere(1.0, rings, 2 * rings + 1);
         let tree = Bvh::<f64, Aabb<f64>>::build(m.clone(), &BuildOptions::sah()).unwrap();
-        let tree32 = Bvh::<f32, Obb<f32>>::build(TriMesh::new(m.vertices().iter().map(|p| p.cast()).collect(), m.indices().to_vec()).unwrap(), &BuildOptions::default()).unwrap();
+        let tree32 = Bvh::<f32, Obb<f32>>::build(
+            TriMesh::new(
+                m.vertices().iter().map(|p| p.cast()).collect(),
+                m.indices().to_vec(),
+            )
+            .unwrap(),
+            &BuildOptions::default(),
+        )
+        .unwrap();
         let mut targets: Vec<Point3<f64>> = m.vertices().to_vec();
         for t in m.indices() {
             for k in 0..3 {
-                targets.push(nalgebra::center(&m.vertices()[t[k] as usize], &m.vertices()[t[(k + 1) % 3] as usize]));
+                targets.push(nalgebra::center(
+                    &m.vertices()[t[k] as usize],
+                    &m.vertices()[t[(k + 1) % 3] as usize],
+                ));
             }
         }
-        let origins = [Point3::new(3.0, 0.5, 0.25), Point3::new(-2.0, -2.0, 1.0), Point3::new(0.0, 0.0, 4.0)];
+        let origins = [
+            Point3::new(3.0, 0.5, 0.25),
+            Point3::new(-2.0, -2.0, 1.0),
+            Point3::new(0.0, 0.0, 4.0),
+        ];
         for o in origins {
             for t in &targets {
                 let ray = Ray::new(o, t - o);
@@ -96,14 +151,20 @@ fn rays_through_shared_edges_and_vertices_never_slip_through() {
                 if ray.dir.normalize().dot(&t.coords.normalize()) > -0.6 {
                     continue;
                 }
-                assert!(tree.cast_ray(&ray, &RayQuery::default()).is_some(), "ray {o} -> {t} slipped through");
+                assert!(
+                    tree.cast_ray(&ray, &RayQuery::default()).is_some(),
+                    "ray {o} -> {t} slipped through"
+                );
                 let r32 = Ray::new(o.cast(), (t - o).cast());
                 assert!(tree32.cast_ray(&r32, &RayQuery::default()).is_some());
             }
         }
         // From the centre outwards through every vertex, too.
         for t in m.vertices() {
-            assert!(tree.cast_ray(&Ray::new(Point3::origin(), t.coords), &RayQuery::default()).is_some());
+            assert!(
+                tree.cast_ray(&Ray::new(Point3::origin(), t.coords), &RayQuery::default())
+                    .is_some()
+            );
         }
     }
 }
@@ -131,7 +192,14 @@ fn closest_points_equal_brute_force() {
     );
     let (c, r) = bounds(&bunny);
     let mut points: Vec<Point3<f64>> = (0..1500)
-        .map(|_| c + Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * r * 1.5)
+        .map(|_| {
+            c + Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            ) * r
+                * 1.5
+        })
         .collect();
     // adversarial: on vertices, on edges, on faces
     for t in bunny.triangles().take(100) {
@@ -139,9 +207,18 @@ fn closest_points_equal_brute_force() {
     }
     for p in &points {
         let (d2, tri) = brute_closest(&bunny, p);
-        for got in [trees64.0.closest_point(p), trees64.1.closest_point(p), trees64.2.closest_point(p)] {
+        for got in [
+            trees64.0.closest_point(p),
+            trees64.1.closest_point(p),
+            trees64.2.closest_point(p),
+        ] {
             assert!(got.distance_squared <= d2, "worse than brute force at {p}");
-            assert!(got.distance_squared == d2 || (got.distance_squared - d2).abs() <= 1e-12 * (1.0 + d2), "{} vs {d2}", got.distance_squared);
+            assert!(
+                got.distance_squared == d2
+                    || (got.distance_squared - d2).abs() <= 1e-12 * (1.0 + d2),
+                "{} vs {d2}",
+                got.distance_squared
+            );
             if got.distance_squared == d2 {
                 assert!(got.triangle <= tri);
             }
@@ -151,13 +228,27 @@ fn closest_points_equal_brute_force() {
         }
     }
     let batch = trees64.0.closest_points(&points);
-    assert_eq!(batch, points.iter().map(|p| trees64.0.closest_point(p)).collect::<Vec<_>>());
+    assert_eq!(
+        batch,
+        points
+            .iter()
+            .map(|p| trees64.0.closest_point(p))
+            .collect::<Vec<_>>()
+    );
     let t32 = Bvh::<f32, Rss<f32>>::build(soup.clone(), &BuildOptions::default()).unwrap();
     for _ in 0..1000 {
-        let p = Point3::new(rng.random_range(-0.5..1.5f32), rng.random_range(-0.5..1.5), rng.random_range(-0.5..1.5));
+        let p = Point3::new(
+            rng.random_range(-0.5..1.5f32),
+            rng.random_range(-0.5..1.5),
+            rng.random_range(-0.5..1.5),
+        );
         let (d2, _) = brute_closest(&soup, &p);
         let got = t32.closest_point(&p);
-        assert!((got.distance_squared - d2).abs() <= 1e-6 * (1.0 + d2), "{} vs {d2}", got.distance_squared);
+        assert!(
+            (got.distance_squared - d2).abs() <= 1e-6 * (1.0 + d2),
+            "{} vs {d2}",
+            got.distance_squared
+        );
     }
     // within a radius
     let p = c + Vector3::new(r * 3.0, 0.0, 0.0);
@@ -167,7 +258,8 @@ fn closest_points_equal_brute_force() {
 
 /// Independent inside test for a convex closed mesh: behind every face plane.
 fn inside_convex(mesh: &TriMesh<f64>, p: &Point3<f64>) -> bool {
-    mesh.triangles().all(|t| t.normal().is_none_or(|n| n.dot(&(p - t.a)) <= 0.0))
+    mesh.triangles()
+        .all(|t| t.normal().is_none_or(|n| n.dot(&(p - t.a)) <= 0.0))
 }
 
 /// Independent inside test for any closed mesh: the winding number by solid angles.
@@ -176,7 +268,9 @@ fn winding(mesh: &TriMesh<f64>, p: &Point3<f64>) -> f64 {
     for t in mesh.triangles() {
         let (a, b, c) = (t.a - p, t.b - p, t.c - p);
         let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
-        s += 2.0 * a.dot(&b.cross(&c)).atan2(la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb);
+        s += 2.0
+            * a.dot(&b.cross(&c))
+                .atan2(la * lb * lc + a.dot(&b) * lc + b.dot(&c) * la + c.dot(&a) * lb);
     }
     s / (4.0 * std::f64::consts::PI)
 }
@@ -187,7 +281,13 @@ fn signed_distance_sign_is_right_near_edges_and_vertices() {
     let tree = Bvh::<f64, Obb<f64>>::build(sphere.clone(), &BuildOptions::default()).unwrap();
     let mut rng = seeded(65);
     let mut pts: Vec<Point3<f64>> = (0..3000)
-        .map(|_| Point3::new(rng.random_range(-1.3..1.3), rng.random_range(-1.3..1.3), rng.random_range(-1.3..1.3)))
+        .map(|_| {
+            Point3::new(
+                rng.random_range(-1.3..1.3),
+                rng.random_range(-1.3..1.3),
+                rng.random_range(-1.3..1.3),
+            )
+        })
         .collect();
     // points just off vertices and edges, on both sides
     for v in sphere.vertices() {
@@ -195,7 +295,10 @@ fn signed_distance_sign_is_right_near_edges_and_vertices() {
         pts.push(v * (1.0 - 1e-9));
     }
     for t in sphere.indices() {
-        let m = nalgebra::center(&sphere.vertices()[t[0] as usize], &sphere.vertices()[t[1] as usize]);
+        let m = nalgebra::center(
+            &sphere.vertices()[t[0] as usize],
+            &sphere.vertices()[t[1] as usize],
+        );
         pts.push(m * (1.0 + 1e-9));
         pts.push(m * (1.0 - 1e-9));
     }
@@ -212,10 +315,18 @@ fn signed_distance_sign_is_right_near_edges_and_vertices() {
     let tb = Bvh::<f64, Aabb<f64>>::build(bunny.clone(), &BuildOptions::sah()).unwrap();
     let (c, r) = bounds(&bunny);
     for _ in 0..1500 {
-        let p = c + Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0)) * r;
+        let p = c + Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        ) * r;
         let sd = tb.signed_distance(&p).unwrap();
         if sd.distance.abs() > 1e-9 {
-            assert_eq!(sd.distance < 0.0, winding(&bunny, &p) > 0.5, "bunny sign at {p}");
+            assert_eq!(
+                sd.distance < 0.0,
+                winding(&bunny, &p) > 0.5,
+                "bunny sign at {p}"
+            );
         }
         assert_eq!(tb.contains_point(&p).unwrap(), sd.distance <= 0.0);
     }
@@ -236,7 +347,12 @@ fn brute_distance<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, pose: &Isometry3<T>
     best.sqrt()
 }
 
-fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T>>(ma: &TriMesh<T>, mb: &TriMesh<T>, seed: u64, tol: f64) {
+fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T>>(
+    ma: &TriMesh<T>,
+    mb: &TriMesh<T>,
+    seed: u64,
+    tol: f64,
+) {
     let a = Bvh::<T, B>::build(ma.clone(), &BuildOptions::default()).unwrap();
     let b = Bvh::<T, B>::build(mb.clone(), &BuildOptions::sah()).unwrap();
     let mut rng = seeded(seed);
@@ -244,18 +360,55 @@ fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T>>(ma: &TriMesh<T>, mb
         let pose = random_pose::<T>(&mut rng, 2.0, 3.0);
         let exact = brute_distance(ma, mb, &pose).to_f64();
         let d = a.distance(&b, &pose);
-        assert!((d.distance.to_f64() - exact).abs() <= tol * (1.0 + exact), "{}: {} vs {exact}", std::any::type_name::<B>(), d.distance);
-        assert!(((d.point_a - d.point_b).norm() - d.distance).to_f64().abs() <= tol * (1.0 + exact));
+        assert!(
+            (d.distance.to_f64() - exact).abs() <= tol * (1.0 + exact),
+            "{}: {} vs {exact}",
+            std::any::type_name::<B>(),
+            d.distance
+        );
+        assert!(
+            ((d.point_a - d.point_b).norm() - d.distance).to_f64().abs() <= tol * (1.0 + exact)
+        );
         // the points lie on the named triangles
         let ta = ma.triangle(d.triangles[0] as usize);
         let tb = mb.triangle(d.triangles[1] as usize).transformed(&pose);
-        assert!((point_triangle(&d.point_a, &ta).point - d.point_a).norm().to_f64() <= tol * (1.0 + exact));
-        assert!((point_triangle(&d.point_b, &tb).point - d.point_b).norm().to_f64() <= tol * (1.0 + exact));
+        assert!(
+            (point_triangle(&d.point_a, &ta).point - d.point_a)
+                .norm()
+                .to_f64()
+                <= tol * (1.0 + exact)
+        );
+        assert!(
+            (point_triangle(&d.point_b, &tb).point - d.point_b)
+                .norm()
+                .to_f64()
+                <= tol * (1.0 + exact)
+        );
         // upper bound and early out
         let below = T::lit(exact * 0.9);
-        assert!(a.distance_with(&b, &pose, &DistanceRequest { upper_bound: below, stop_below: T::ZERO }).is_none() || exact == 0.0);
+        assert!(
+            a.distance_with(
+                &b,
+                &pose,
+                &DistanceRequest {
+                    upper_bound: below,
+                    stop_below: T::ZERO
+                }
+            )
+            .is_none()
+                || exact == 0.0
+        );
         let loose = T::lit(exact * 1.5 + 0.01);
-        let early = a.distance_with(&b, &pose, &DistanceRequest { upper_bound: T::INFINITY, stop_below: loose }).unwrap();
+        let early = a
+            .distance_with(
+                &b,
+                &pose,
+                &DistanceRequest {
+                    upper_bound: T::INFINITY,
+                    stop_below: loose,
+                },
+            )
+            .unwrap();
         assert!(early.distance <= loose && early.distance.to_f64() >= exact - tol * (1.0 + exact));
     }
 }
@@ -274,8 +427,13 @@ fn distance_equals_brute_force() {
     check_distance::<f32, Obb<f32>>(&bunny, &bunny, 7, 1e-5);
     // batch order
     let a = Bvh::<f64, Rss<f64>>::build(ma.clone(), &BuildOptions::default()).unwrap();
-    let poses: Vec<Isometry3<f64>> = (0..50).map(|_| random_pose(&mut seeded(69), 2.0, 3.0)).collect();
-    assert_eq!(a.distance_poses(&a, &poses), poses.iter().map(|p| a.distance(&a, p)).collect::<Vec<_>>());
+    let poses: Vec<Isometry3<f64>> = (0..50)
+        .map(|_| random_pose(&mut seeded(69), 2.0, 3.0))
+        .collect();
+    assert_eq!(
+        a.distance_poses(&a, &poses),
+        poses.iter().map(|p| a.distance(&a, p)).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -287,16 +445,40 @@ fn shapes_equal_brute_force() {
     );
     let mut rng = seeded(71);
     for k in 0..300 {
-        let c = Point3::new(rng.random_range(0.0..1.0), rng.random_range(0.0..1.0), rng.random_range(0.0..1.0));
-        let e = Vector3::new(rng.random_range(0.01..0.2), rng.random_range(0.01..0.2), rng.random_range(0.01..0.2));
-        let rot = *nalgebra::Rotation3::new(Vector3::new(rng.random_range(-2.0..2.0), 0.3, 0.1)).matrix();
+        let c = Point3::new(
+            rng.random_range(0.0..1.0),
+            rng.random_range(0.0..1.0),
+            rng.random_range(0.0..1.0),
+        );
+        let e = Vector3::new(
+            rng.random_range(0.01..0.2),
+            rng.random_range(0.01..0.2),
+            rng.random_range(0.01..0.2),
+        );
+        let rot =
+            *nalgebra::Rotation3::new(Vector3::new(rng.random_range(-2.0..2.0), 0.3, 0.1)).matrix();
         let shape = match k % 6 {
-            0 => Shape::Aabb(Aabb { min: c - e, max: c + e }),
-            1 => Shape::Obb(Obb { center: c, axes: rot, half_extents: e }),
-            2 => Shape::Sphere(Sphere { center: c, radius: e.x }),
-            3 => Shape::Capsule(Capsule { segment: Segment::new(c, c + e * 2.0), radius: e.y * 0.5 }),
+            0 => Shape::Aabb(Aabb {
+                min: c - e,
+                max: c + e,
+            }),
+            1 => Shape::Obb(Obb {
+                center: c,
+                axes: rot,
+                half_extents: e,
+            }),
+            2 => Shape::Sphere(Sphere {
+                center: c,
+                radius: e.x,
+            }),
+            3 => Shape::Capsule(Capsule {
+                segment: Segment::new(c, c + e * 2.0),
+                radius: e.y * 0.5,
+            }),
             4 => Shape::Triangle(Triangle::new(c, c + e * 3.0, c + rot * e * 3.0)),
-            _ => Shape::HalfSpace(Plane::from_normal_and_point(rot.column(0).into_owned(), &c).unwrap()),
+            _ => Shape::HalfSpace(
+                Plane::from_normal_and_point(rot.column(0).into_owned(), &c).unwrap(),
+            ),
         };
         let expected: Vec<u32> = mesh
             .triangles()
@@ -315,4 +497,3 @@ fn shapes_equal_brute_force() {
         assert_eq!(trees.1.triangles_meeting(&shape), expected, "{shape:?}");
     }
 }
-

@@ -28,7 +28,10 @@ fn round_trip_answers_identically() {
     // f32 / other volume types too
     let m32: TriMesh<f32> = read_stl("bunny_lo.stl");
     let t32 = Bvh::<f32, Rss<f32>>::build(m32, &BuildOptions::sah()).unwrap();
-    assert_eq!(Bvh::<f32, Rss<f32>>::from_bytes(&t32.to_bytes()).unwrap(), t32);
+    assert_eq!(
+        Bvh::<f32, Rss<f32>>::from_bytes(&t32.to_bytes()).unwrap(),
+        t32
+    );
 }
 
 #[test]
@@ -36,19 +39,43 @@ fn foreign_and_mismatched_files_are_typed_errors() {
     let mesh: TriMesh<f32> = read_stl("bunny_lo.stl");
     let tree = Bvh::<f32, Aabb<f32>>::build(mesh, &BuildOptions::default()).unwrap();
     let bytes = tree.to_bytes();
-    assert!(matches!(Bvh::<f64, Aabb<f64>>::from_bytes(&bytes), Err(LoadError::ScalarMismatch { .. })));
-    assert!(matches!(Bvh::<f32, Obb<f32>>::from_bytes(&bytes), Err(LoadError::BvMismatch { .. })));
-    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(b"solid cube\nfacet normal 0 0 1\n"), Err(LoadError::BadMagic)));
-    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&[]), Err(LoadError::Truncated { .. })));
+    assert!(matches!(
+        Bvh::<f64, Aabb<f64>>::from_bytes(&bytes),
+        Err(LoadError::ScalarMismatch { .. })
+    ));
+    assert!(matches!(
+        Bvh::<f32, Obb<f32>>::from_bytes(&bytes),
+        Err(LoadError::BvMismatch { .. })
+    ));
+    assert!(matches!(
+        Bvh::<f32, Aabb<f32>>::from_bytes(b"solid cube\nfacet normal 0 0 1\n"),
+        Err(LoadError::BadMagic)
+    ));
+    assert!(matches!(
+        Bvh::<f32, Aabb<f32>>::from_bytes(&[]),
+        Err(LoadError::Truncated { .. })
+    ));
     let mut v2 = bytes.clone();
     v2[8] = 2;
-    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&v2), Err(LoadError::UnsupportedVersion { found: 2, .. })));
-    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&bytes[..bytes.len() - 1]), Err(LoadError::Truncated { .. })));
+    assert!(matches!(
+        Bvh::<f32, Aabb<f32>>::from_bytes(&v2),
+        Err(LoadError::UnsupportedVersion { found: 2, .. })
+    ));
+    assert!(matches!(
+        Bvh::<f32, Aabb<f32>>::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(LoadError::Truncated { .. })
+    ));
     let mut flipped = bytes.clone();
     let last = flipped.len() - 7;
     flipped[last] ^= 0x10;
-    assert!(matches!(Bvh::<f32, Aabb<f32>>::from_bytes(&flipped), Err(LoadError::Checksum)));
-    assert!(matches!(Bvh::<f32, Aabb<f32>>::load("/nonexistent/clash/tree"), Err(LoadError::Io(_))));
+    assert!(matches!(
+        Bvh::<f32, Aabb<f32>>::from_bytes(&flipped),
+        Err(LoadError::Checksum)
+    ));
+    assert!(matches!(
+        Bvh::<f32, Aabb<f32>>::load("/nonexistent/clash/tree"),
+        Err(LoadError::Io(_))
+    ));
 }
 
 /// Recomputes the checksum after corrupting the payload, so the decoder and
@@ -62,7 +89,8 @@ fn with_fixed_crc(mut b: Vec<u8>) -> Vec<u8> {
 #[test]
 fn corrupt_payloads_never_panic_and_never_load_a_bad_tree() {
     let mesh: TriMesh<f64> = random_soup(&mut seeded(52), 60, 1.0, 0.2);
-    let tree = Bvh::<f64, Obb<f64>>::build(mesh, &BuildOptions::default().with_max_leaf_size(2)).unwrap();
+    let tree =
+        Bvh::<f64, Obb<f64>>::build(mesh, &BuildOptions::default().with_max_leaf_size(2)).unwrap();
     let bytes = tree.to_bytes();
     let mut rng = seeded(53);
     let mut loaded_ok = 0;
@@ -97,7 +125,10 @@ fn corrupt_payloads_never_panic_and_never_load_a_bad_tree() {
             t.validate().unwrap();
             loaded_ok += 1;
             let pose = Isometry3::translation(0.1, 0.0, 0.0);
-            assert_eq!(sorted(t.contacts(&tree, &pose)), sorted(brute_force_contacts(t.mesh(), tree.mesh(), &pose)));
+            assert_eq!(
+                sorted(t.contacts(&tree, &pose)),
+                sorted(brute_force_contacts(t.mesh(), tree.mesh(), &pose))
+            );
         }
     }
     // Some corruptions (a changed vertex coordinate) legitimately load as another valid tree.

@@ -9,21 +9,37 @@ use clash_math::{Isometry3, Point3, Vector3};
 use common::*;
 
 fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(f)
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
 }
 
 #[test]
 fn build_is_bit_identical_on_any_thread_count() {
     let mut rng = seeded(41);
     let mesh: TriMesh<f64> = random_soup(&mut rng, 20_000, 10.0, 0.2);
-    for opts in [BuildOptions::default(), BuildOptions::sah(), BuildOptions::default().with_split(SplitRule::Mean)] {
-        let one = in_pool(1, || Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap());
-        let four = in_pool(4, || Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap());
+    for opts in [
+        BuildOptions::default(),
+        BuildOptions::sah(),
+        BuildOptions::default().with_split(SplitRule::Mean),
+    ] {
+        let one = in_pool(1, || {
+            Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap()
+        });
+        let four = in_pool(4, || {
+            Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap()
+        });
         assert_eq!(one, four, "{opts:?}");
         assert_eq!(one.to_bytes(), four.to_bytes());
         one.validate().unwrap();
-        let a1 = in_pool(1, || Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap());
-        let a3 = in_pool(3, || Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap());
+        let a1 = in_pool(1, || {
+            Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap()
+        });
+        let a3 = in_pool(3, || {
+            Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap()
+        });
         assert_eq!(a1, a3);
     }
 }
@@ -36,9 +52,14 @@ fn batch_results_come_back_in_input_order() {
     let a = Bvh::<f32, Obb<f32>>::build(ma, &BuildOptions::default()).unwrap();
     let b = Bvh::<f32, Rss<f32>>::build(mb, &BuildOptions::default()).unwrap();
     let poses: Vec<Isometry3<f32>> = (0..300).map(|_| random_pose(&mut rng, 1.0, 3.0)).collect();
-    let seq: Vec<_> = poses.iter().map(|p| a.collide(&b, p, &CollisionRequest::all())).collect();
+    let seq: Vec<_> = poses
+        .iter()
+        .map(|p| a.collide(&b, p, &CollisionRequest::all()))
+        .collect();
     for threads in [1, 2, 4] {
-        let par = in_pool(threads, || a.collide_poses(&b, &poses, &CollisionRequest::all()));
+        let par = in_pool(threads, || {
+            a.collide_poses(&b, &poses, &CollisionRequest::all())
+        });
         assert_eq!(par, seq);
         let any = in_pool(threads, || a.intersects_poses(&b, &poses));
         assert_eq!(any, seq.iter().map(|r| r.collides()).collect::<Vec<_>>());
@@ -62,7 +83,11 @@ fn refit_matches_a_fresh_build() {
         .map(|p| {
             let a = 0.8 * p.z;
             let (s, c) = a.sin_cos();
-            Point3::new((c * p.x - s * p.y) * 1.3, (s * p.x + c * p.y) * 1.3, p.z * 0.9)
+            Point3::new(
+                (c * p.x - s * p.y) * 1.3,
+                (s * p.x + c * p.y) * 1.3,
+                p.z * 0.9,
+            )
         })
         .collect();
     tree.refit(&deformed).unwrap();
@@ -124,17 +149,31 @@ fn depth_limited_descent_is_conservative() {
 fn options_and_shape() {
     let mut rng = seeded(46);
     let m: TriMesh<f32> = random_soup(&mut rng, 1000, 1.0, 0.1);
-    assert!(Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_leaf_size(0)).is_err());
-    assert!(Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_depth(65)).is_err());
+    assert!(
+        Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_leaf_size(0))
+            .is_err()
+    );
+    assert!(
+        Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_depth(65))
+            .is_err()
+    );
     let t = Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default()).unwrap();
     let s = t.stats();
     assert_eq!(s.nodes, 2 * 1000 - 1);
     assert_eq!(s.leaves, 1000);
     assert_eq!(s.depth, 10); // median split: ceil(log2 1000)
-    let shallow = Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_depth(3)).unwrap();
+    let shallow =
+        Bvh::<f32, Aabb<f32>>::build(m.clone(), &BuildOptions::default().with_max_depth(3))
+            .unwrap();
     assert_eq!(shallow.stats().depth, 3);
     shallow.validate().unwrap();
     let big_leaves = Bvh::<f32, Aabb<f32>>::build(m, &BuildOptions::sah()).unwrap();
-    assert!(big_leaves.nodes().iter().filter_map(|n| n.triangle_range()).all(|r| r.len() <= 4));
+    assert!(
+        big_leaves
+            .nodes()
+            .iter()
+            .filter_map(|n| n.triangle_range())
+            .all(|r| r.len() <= 4)
+    );
     let _ = Vector3::<f32>::zeros();
 }

@@ -45,7 +45,10 @@ pub fn covariance_of_points<T: Scalar>(points: &[Point3<T>]) -> Result<Covarianc
         let d = (p - origin) - mean_local;
         m += d * d.transpose();
     }
-    Ok(Covariance { mean: origin + mean_local, matrix: m * inv_n })
+    Ok(Covariance {
+        mean: origin + mean_local,
+        matrix: m * inv_n,
+    })
 }
 
 /// Covariance of the surface of a triangle set, each triangle a uniform
@@ -60,7 +63,9 @@ pub fn covariance_of_points<T: Scalar>(points: &[Point3<T>]) -> Result<Covarianc
 ///
 /// # Errors
 /// [`MathError::Empty`] for no triangles, [`MathError::NonFinite`] for NaN/inf.
-pub fn covariance_of_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<Covariance<T>, MathError> {
+pub fn covariance_of_triangles<T: Scalar>(
+    triangles: &[Triangle<T>],
+) -> Result<Covariance<T>, MathError> {
     if triangles.is_empty() {
         return Err(MathError::Empty);
     }
@@ -77,7 +82,10 @@ pub fn covariance_of_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<C
         let m = (p + q + r) / T::lit(3.0);
         area_sum += area;
         mean_sum += m * area;
-        second += (m * m.transpose() * T::lit(9.0) + p * p.transpose() + q * q.transpose() + r * r.transpose())
+        second += (m * m.transpose() * T::lit(9.0)
+            + p * p.transpose()
+            + q * q.transpose()
+            + r * r.transpose())
             * (area / T::lit(12.0));
     }
     if area_sum <= T::ZERO || !area_sum.finite() {
@@ -88,7 +96,10 @@ pub fn covariance_of_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<C
     let mut matrix = second / area_sum - mean * mean.transpose();
     // Symmetrise against rounding.
     matrix = (matrix + matrix.transpose()) * T::HALF;
-    Ok(Covariance { mean: origin + mean, matrix })
+    Ok(Covariance {
+        mean: origin + mean,
+        matrix,
+    })
 }
 
 /// Covariance of the convex hull of a point set (Eberly §6.1.2): the hull's
@@ -117,7 +128,12 @@ mod tests {
 
     #[test]
     fn points_covariance_matches_definition() {
-        let pts = [Point3::new(1.0_f64, 0.0, 0.0), Point3::new(-1.0, 0.0, 0.0), Point3::new(0.0, 2.0, 0.0), Point3::new(0.0, -2.0, 0.0)];
+        let pts = [
+            Point3::new(1.0_f64, 0.0, 0.0),
+            Point3::new(-1.0, 0.0, 0.0),
+            Point3::new(0.0, 2.0, 0.0),
+            Point3::new(0.0, -2.0, 0.0),
+        ];
         let c = covariance_of_points(&pts).unwrap();
         assert_eq!(c.mean, Point3::origin());
         assert!((c.matrix - Matrix3::from_diagonal(&Vector3::new(0.5, 2.0, 0.0))).norm() < 1e-15);
@@ -128,9 +144,19 @@ mod tests {
         // One triangle vs the same triangle split in four: identical distributions.
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         for _ in 0..200 {
-            let mut p = || Point3::new(rng.random_range(-5.0..5.0), rng.random_range(-5.0..5.0), rng.random_range(-5.0..5.0));
+            let mut p = || {
+                Point3::new(
+                    rng.random_range(-5.0..5.0),
+                    rng.random_range(-5.0..5.0),
+                    rng.random_range(-5.0..5.0),
+                )
+            };
             let (a, b, c) = (p(), p(), p());
-            let (ab, bc, ca) = (nalgebra::center(&a, &b), nalgebra::center(&b, &c), nalgebra::center(&c, &a));
+            let (ab, bc, ca) = (
+                nalgebra::center(&a, &b),
+                nalgebra::center(&b, &c),
+                nalgebra::center(&c, &a),
+            );
             let one = covariance_of_triangles(&[Triangle::new(a, b, c)]).unwrap();
             let four = covariance_of_triangles(&[
                 Triangle::new(a, ab, ca),
@@ -146,24 +172,39 @@ mod tests {
 
     #[test]
     fn triangle_covariance_matches_dense_sampling() {
-        let t = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(4.0, 0.0, 1.0), Point3::new(1.0, 3.0, -2.0));
+        let t = Triangle::new(
+            Point3::new(0.0_f64, 0.0, 0.0),
+            Point3::new(4.0, 0.0, 1.0),
+            Point3::new(1.0, 3.0, -2.0),
+        );
         let exact = covariance_of_triangles(&[t]).unwrap();
         let n = 400;
         let mut pts = Vec::new();
         for i in 0..n {
             for j in 0..n - i {
                 // centroids of a regular subdivision: uniform samples
-                let (u, v) = ((i as f64 + 1.0 / 3.0) / n as f64, (j as f64 + 1.0 / 3.0) / n as f64);
+                let (u, v) = (
+                    (i as f64 + 1.0 / 3.0) / n as f64,
+                    (j as f64 + 1.0 / 3.0) / n as f64,
+                );
                 pts.push(t.at_barycentric(u, v));
                 if i + j + 1 < n {
-                    let (u2, v2) = ((i as f64 + 2.0 / 3.0) / n as f64, (j as f64 + 2.0 / 3.0) / n as f64);
+                    let (u2, v2) = (
+                        (i as f64 + 2.0 / 3.0) / n as f64,
+                        (j as f64 + 2.0 / 3.0) / n as f64,
+                    );
                     pts.push(t.at_barycentric(u2, v2));
                 }
             }
         }
         let sampled = covariance_of_points(&pts).unwrap();
         assert!((exact.mean - sampled.mean).norm() < 1e-9);
-        assert!((exact.matrix - sampled.matrix).norm() < 1e-3 * exact.matrix.norm(), "{} vs {}", exact.matrix, sampled.matrix);
+        assert!(
+            (exact.matrix - sampled.matrix).norm() < 1e-3 * exact.matrix.norm(),
+            "{} vs {}",
+            exact.matrix,
+            sampled.matrix
+        );
     }
 
     #[test]
@@ -174,18 +215,28 @@ mod tests {
             covariance_of_points(&[Point3::new(0.0, 0.0, 0.0), Point3::new(f64::NAN, 0.0, 0.0)]),
             Err(MathError::NonFinite { index: 1 })
         );
-        let flat = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0));
+        let flat = Triangle::new(
+            Point3::new(0.0_f64, 0.0, 0.0),
+            Point3::new(1.0, 0.0, 0.0),
+            Point3::new(2.0, 0.0, 0.0),
+        );
         let c = covariance_of_triangles(&[flat]).unwrap();
         assert!(c.matrix[(0, 0)] > 0.0 && c.matrix.iter().all(|x| x.is_finite()));
     }
 
     #[test]
     fn hull_covariance_ignores_interior_points() {
-        let mut cube: Vec<Point3<f64>> = (0..8).map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64)).collect();
+        let mut cube: Vec<Point3<f64>> = (0..8)
+            .map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
         let a = covariance_of_hull(&cube).unwrap();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
         for _ in 0..500 {
-            cube.push(Point3::new(rng.random_range(0.2..0.4), rng.random_range(0.1..0.9), rng.random_range(0.6..0.9)));
+            cube.push(Point3::new(
+                rng.random_range(0.2..0.4),
+                rng.random_range(0.1..0.9),
+                rng.random_range(0.6..0.9),
+            ));
         }
         let b = covariance_of_hull(&cube).unwrap();
         assert!((a.matrix - b.matrix).norm() < 1e-12);

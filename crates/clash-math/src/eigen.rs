@@ -90,7 +90,10 @@ pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
     }
     let mut order = [0usize, 1, 2];
     let d = [a[(0, 0)], a[(1, 1)], a[(2, 2)]];
-    order.sort_by(|&i, &j| d[j].partial_cmp(&d[i]).unwrap_or(core::cmp::Ordering::Equal));
+    order.sort_by(|&i, &j| {
+        d[j].partial_cmp(&d[i])
+            .unwrap_or(core::cmp::Ordering::Equal)
+    });
     let values = Vector3::new(d[order[0]], d[order[1]], d[order[2]]);
     let col = |i: usize| -> Vector3<T> { v.column(order[i]).into_owned() };
     let mut vectors = Matrix3::from_columns(&[col(0), col(1), col(2)]);
@@ -98,7 +101,11 @@ pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
         let c2: Vector3<T> = -vectors.column(2);
         vectors.set_column(2, &c2);
     }
-    SymmetricEigen3 { values, vectors, sweeps }
+    SymmetricEigen3 {
+        values,
+        vectors,
+        sweeps,
+    }
 }
 
 #[cfg(test)]
@@ -111,7 +118,10 @@ mod tests {
         let scale = m.abs().max().max(1e-300);
         // orthonormal, right-handed
         let vtv = e.vectors.transpose() * e.vectors;
-        assert!((vtv - Matrix3::identity()).abs().max() < 1e-12, "{m} -> not orthonormal");
+        assert!(
+            (vtv - Matrix3::identity()).abs().max() < 1e-12,
+            "{m} -> not orthonormal"
+        );
         assert!((e.vectors.determinant() - 1.0).abs() < 1e-12);
         // sorted
         assert!(e.values[0] >= e.values[1] && e.values[1] >= e.values[2]);
@@ -125,12 +135,20 @@ mod tests {
         let mut ref_vals: Vec<f64> = m.symmetric_eigen().eigenvalues.iter().copied().collect();
         ref_vals.sort_by(|a, b| b.partial_cmp(a).unwrap());
         for i in 0..3 {
-            assert!((ref_vals[i] - e.values[i]).abs() <= tol * scale, "{ref_vals:?} vs {}", e.values);
+            assert!(
+                (ref_vals[i] - e.values[i]).abs() <= tol * scale,
+                "{ref_vals:?} vs {}",
+                e.values
+            );
         }
     }
 
     fn random_rotation(rng: &mut impl rand::Rng) -> Matrix3<f64> {
-        let axis = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+        let axis = Vector3::new(
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+            rng.random_range(-1.0..1.0),
+        );
         *nalgebra::Rotation3::new(axis * 3.0).matrix()
     }
 
@@ -148,15 +166,27 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         check(&Matrix3::zeros(), 1e-12);
         check(&Matrix3::identity(), 1e-12);
-        check(&Matrix3::from_diagonal(&Vector3::new(3.0, -1.0, 3.0)), 1e-12);
+        check(
+            &Matrix3::from_diagonal(&Vector3::new(3.0, -1.0, 3.0)),
+            1e-12,
+        );
         for scale in [1e-150, 1e-30, 1e-6, 1.0, 1e6, 1e30, 1e150] {
             for _ in 0..200 {
                 let r = random_rotation(&mut rng);
-                let v = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+                let v = Vector3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                );
                 // rank 1
                 check(&(v * v.transpose() * scale), 1e-12);
                 // repeated eigenvalues (two and three equal), and a zero one
-                for d in [Vector3::new(2.0, 2.0, -1.0), Vector3::new(1.0, 1.0, 1.0), Vector3::new(5.0, 0.0, 0.0), Vector3::new(1.0, 1e-9, 1e-9)] {
+                for d in [
+                    Vector3::new(2.0, 2.0, -1.0),
+                    Vector3::new(1.0, 1.0, 1.0),
+                    Vector3::new(5.0, 0.0, 0.0),
+                    Vector3::new(1.0, 1e-9, 1e-9),
+                ] {
                     let m = r * Matrix3::from_diagonal(&(d * scale)) * r.transpose();
                     check(&((m + m.transpose()) * 0.5), 1e-12);
                 }
@@ -177,9 +207,29 @@ mod tests {
 
     #[test]
     fn non_finite_input_terminates() {
-        let e = jacobi_eigen(&Matrix3::new(f64::NAN, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0));
+        let e = jacobi_eigen(&Matrix3::new(
+            f64::NAN,
+            1.0,
+            0.0,
+            1.0,
+            1.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+        ));
         assert!(e.sweeps <= MAX_SWEEPS);
-        let e = jacobi_eigen(&Matrix3::new(f64::INFINITY, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0));
+        let e = jacobi_eigen(&Matrix3::new(
+            f64::INFINITY,
+            1.0,
+            0.0,
+            1.0,
+            1.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+        ));
         assert!(e.sweeps <= MAX_SWEEPS);
     }
 }

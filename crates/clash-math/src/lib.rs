@@ -28,7 +28,9 @@ pub mod predicates;
 pub mod primitives;
 mod scalar;
 
-pub use covariance::{Covariance, covariance_of_hull, covariance_of_points, covariance_of_triangles};
+pub use covariance::{
+    Covariance, covariance_of_hull, covariance_of_points, covariance_of_triangles,
+};
 pub use eigen::{SymmetricEigen3, jacobi_eigen};
 pub use error::MathError;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
@@ -36,4 +38,6 @@ pub use scalar::{Scalar, point_is_finite};
 
 /// The nalgebra crate itself, for types this crate does not re-export by name.
 pub use nalgebra;
-pub use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, UnitVector3, Vector3};
+pub use nalgebra::{
+    Isometry3, Matrix3, Point3, Rotation3, Translation3, Unit, UnitQuaternion, UnitVector3, Vector3,
+};

@@ -18,7 +18,11 @@ fn c2(x: f64, y: f64) -> robust::Coord<f64> {
 
 #[inline(always)]
 fn c3<T: Scalar>(p: &Point3<T>) -> robust::Coord3D<f64> {
-    robust::Coord3D { x: p.x.to_f64(), y: p.y.to_f64(), z: p.z.to_f64() }
+    robust::Coord3D {
+        x: p.x.to_f64(),
+        y: p.y.to_f64(),
+        z: p.z.to_f64(),
+    }
 }
 
 /// Sign of `((b - a) × (c - a)) · (d - a)`: positive when `d` lies on the side
@@ -68,17 +72,30 @@ mod tests {
     }
 
     fn exact_orient3d(a: &Point3<f64>, b: &Point3<f64>, c: &Point3<f64>, d: &Point3<f64>) -> i32 {
-        let s = |p: &Point3<f64>, o: &Point3<f64>| [q(p.x) - q(o.x), q(p.y) - q(o.y), q(p.z) - q(o.z)];
+        let s =
+            |p: &Point3<f64>, o: &Point3<f64>| [q(p.x) - q(o.x), q(p.y) - q(o.y), q(p.z) - q(o.z)];
         let (u, v, w) = (s(b, a), s(c, a), s(d, a));
         let cx = &u[1] * &v[2] - &u[2] * &v[1];
         let cy = &u[2] * &v[0] - &u[0] * &v[2];
         let cz = &u[0] * &v[1] - &u[1] * &v[0];
         let det = cx * &w[0] + cy * &w[1] + cz * &w[2];
-        if det.is_zero() { 0 } else if det.is_positive() { 1 } else { -1 }
+        if det.is_zero() {
+            0
+        } else if det.is_positive() {
+            1
+        } else {
+            -1
+        }
     }
 
     fn sign(x: f64) -> i32 {
-        if x > 0.0 { 1 } else if x < 0.0 { -1 } else { 0 }
+        if x > 0.0 {
+            1
+        } else if x < 0.0 {
+            -1
+        } else {
+            0
+        }
     }
 
     #[test]
@@ -87,12 +104,22 @@ mod tests {
         let _ = BigInt::from(0);
         for i in 0..20_000 {
             let scale = 10f64.powi((i % 13) - 6);
-            let mut p = || Point3::new(rng.random_range(-1.0..1.0) * scale, rng.random_range(-1.0..1.0) * scale, rng.random_range(-1.0..1.0) * scale);
+            let mut p = || {
+                Point3::new(
+                    rng.random_range(-1.0..1.0) * scale,
+                    rng.random_range(-1.0..1.0) * scale,
+                    rng.random_range(-1.0..1.0) * scale,
+                )
+            };
             let (a, b, c) = (p(), p(), p());
             // d on the plane up to rounding: an affine combination of a, b, c
             let (s, t): (f64, f64) = (rng.random_range(-2.0..2.0), rng.random_range(-2.0..2.0));
             let d = a + (b - a) * s + (c - a) * t;
-            assert_eq!(sign(orient3d(&a, &b, &c, &d)), exact_orient3d(&a, &b, &c, &d), "case {i}");
+            assert_eq!(
+                sign(orient3d(&a, &b, &c, &d)),
+                exact_orient3d(&a, &b, &c, &d),
+                "case {i}"
+            );
         }
     }
 
@@ -116,6 +143,10 @@ mod tests {
         let exact = exact_orient3d(&a, &b, &c, &Point3::new(5.0, -1.0, 2.0)) == 0
             && exact_orient3d(&a, &b, &c, &Point3::new(-1.0, 3.0, 2.5)) == 0;
         assert_eq!(collinear3(&a, &b, &c), exact);
-        assert!(collinear3(&Point3::new(0.0, 0.0, 0.0), &Point3::new(1.0, 2.0, 3.0), &Point3::new(2.0, 4.0, 6.0)));
+        assert!(collinear3(
+            &Point3::new(0.0, 0.0, 0.0),
+            &Point3::new(1.0, 2.0, 3.0),
+            &Point3::new(2.0, 4.0, 6.0)
+        ));
     }
 }

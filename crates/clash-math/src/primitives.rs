@@ -29,7 +29,10 @@ impl<T: Scalar> Ray<T> {
     }
     /// The ray moved by a rigid transform.
     pub fn transformed(&self, iso: &Isometry3<T>) -> Self {
-        Self { origin: iso * self.origin, dir: iso * self.dir }
+        Self {
+            origin: iso * self.origin,
+            dir: iso * self.dir,
+        }
     }
 }
 
@@ -68,7 +71,10 @@ impl<T: Scalar> Segment<T> {
     }
     /// The segment moved by a rigid transform.
     pub fn transformed(&self, iso: &Isometry3<T>) -> Self {
-        Self { a: iso * self.a, b: iso * self.b }
+        Self {
+            a: iso * self.a,
+            b: iso * self.b,
+        }
     }
 }
 
@@ -92,7 +98,10 @@ impl<T: Scalar> Plane<T> {
         if !(n.x.finite() && n.y.finite() && n.z.finite()) {
             return None;
         }
-        Some(Self { normal: n, offset: n.dot(&point.coords) })
+        Some(Self {
+            normal: n,
+            offset: n.dot(&point.coords),
+        })
     }
     /// The plane through three points, oriented so that `a, b, c` run
     /// counter-clockwise seen from the positive side (RTCD §3.6).
@@ -113,7 +122,10 @@ impl<T: Scalar> Plane<T> {
     pub fn transformed(&self, iso: &Isometry3<T>) -> Self {
         let n = iso.rotation * self.normal;
         let p = iso * Point3::from(self.normal * self.offset);
-        Self { normal: n, offset: n.dot(&p.coords) }
+        Self {
+            normal: n,
+            offset: n.dot(&p.coords),
+        }
     }
 }
 
@@ -171,15 +183,25 @@ impl<T: Scalar> Triangle<T> {
     }
     /// The edges `ab`, `bc`, `ca` as segments.
     pub fn edges(&self) -> [Segment<T>; 3] {
-        [Segment::new(self.a, self.b), Segment::new(self.b, self.c), Segment::new(self.c, self.a)]
+        [
+            Segment::new(self.a, self.b),
+            Segment::new(self.b, self.c),
+            Segment::new(self.c, self.a),
+        ]
     }
     /// The triangle moved by a rigid transform.
     pub fn transformed(&self, iso: &Isometry3<T>) -> Self {
-        Self { a: iso * self.a, b: iso * self.b, c: iso * self.c }
+        Self {
+            a: iso * self.a,
+            b: iso * self.b,
+            c: iso * self.c,
+        }
     }
     /// `true` when every coordinate is finite.
     pub fn is_finite(&self) -> bool {
-        crate::point_is_finite(&self.a) && crate::point_is_finite(&self.b) && crate::point_is_finite(&self.c)
+        crate::point_is_finite(&self.a)
+            && crate::point_is_finite(&self.b)
+            && crate::point_is_finite(&self.c)
     }
 }
 
@@ -209,7 +231,10 @@ impl<T: Scalar> Tetrahedron<T> {
     /// Signed volume `((b-a) × (c-a)) · (d-a) / 6`; positive when `d` lies on
     /// the side of `abc` that its counter-clockwise normal points to.
     pub fn signed_volume(&self) -> T {
-        (self.b - self.a).cross(&(self.c - self.a)).dot(&(self.d - self.a)) / T::lit(6.0)
+        (self.b - self.a)
+            .cross(&(self.c - self.a))
+            .dot(&(self.d - self.a))
+            / T::lit(6.0)
     }
     /// Volume (absolute value of [`Self::signed_volume`]).
     pub fn volume(&self) -> T {
@@ -219,7 +244,12 @@ impl<T: Scalar> Tetrahedron<T> {
     /// signed volume is positive.
     pub fn faces(&self) -> [Triangle<T>; 4] {
         let [a, b, c, d] = self.vertices();
-        [Triangle::new(a, c, b), Triangle::new(a, b, d), Triangle::new(a, d, c), Triangle::new(b, c, d)]
+        [
+            Triangle::new(a, c, b),
+            Triangle::new(a, b, d),
+            Triangle::new(a, d, c),
+            Triangle::new(b, c, d),
+        ]
     }
     /// Centroid.
     pub fn centroid(&self) -> Point3<T> {
@@ -242,13 +272,24 @@ mod tests {
         assert_eq!(p.normal, Vector3::z());
         assert_eq!(p.offset, 1.0);
         assert_eq!(p.signed_distance(&Point3::new(3.0, -2.0, 4.0)), 3.0);
-        assert!(Plane::from_points(&Point3::origin(), &Point3::new(1.0, 1.0, 1.0), &Point3::new(2.0, 2.0, 2.0)).is_none());
+        assert!(
+            Plane::from_points(
+                &Point3::origin(),
+                &Point3::new(1.0, 1.0, 1.0),
+                &Point3::new(2.0, 2.0, 2.0)
+            )
+            .is_none()
+        );
     }
 
     #[test]
     fn plane_transform_keeps_points_on_plane() {
-        let p = Plane::from_points(&Point3::new(1.0_f64, 2.0, 3.0), &Point3::new(2.0, 2.0, 5.0), &Point3::new(0.0, 4.0, 3.0))
-            .unwrap();
+        let p = Plane::from_points(
+            &Point3::new(1.0_f64, 2.0, 3.0),
+            &Point3::new(2.0, 2.0, 5.0),
+            &Point3::new(0.0, 4.0, 3.0),
+        )
+        .unwrap();
         let iso = Isometry3::new(Vector3::new(0.5, -1.0, 2.0), Vector3::new(0.3, 0.2, -0.7));
         let q = p.transformed(&iso);
         for x in [Point3::new(1.0, 2.0, 3.0), Point3::new(2.0, 2.0, 5.0)] {
@@ -258,15 +299,27 @@ mod tests {
 
     #[test]
     fn triangle_measures_and_degeneracy() {
-        let t = Triangle::new(Point3::new(0.0_f32, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), Point3::new(0.0, 2.0, 0.0));
+        let t = Triangle::new(
+            Point3::new(0.0_f32, 0.0, 0.0),
+            Point3::new(2.0, 0.0, 0.0),
+            Point3::new(0.0, 2.0, 0.0),
+        );
         assert_eq!(t.area(), 2.0);
         assert_eq!(t.normal().unwrap(), Vector3::z());
         assert!(!t.is_degenerate());
-        let seg = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0), Point3::new(3.0, 3.0, 3.0));
+        let seg = Triangle::new(
+            Point3::new(0.0_f64, 0.0, 0.0),
+            Point3::new(1.0, 1.0, 1.0),
+            Point3::new(3.0, 3.0, 3.0),
+        );
         assert!(seg.is_degenerate());
         assert!(seg.normal().is_none());
         // A sliver whose cross product is tiny but non-zero is not degenerate.
-        let sliver = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.5, 1e-300, 0.0));
+        let sliver = Triangle::new(
+            Point3::new(0.0_f64, 0.0, 0.0),
+            Point3::new(1.0, 0.0, 0.0),
+            Point3::new(0.5, 1e-300, 0.0),
+        );
         assert!(!sliver.is_degenerate());
     }
 

@@ -23,7 +23,18 @@ mod sealed {
 /// assert_eq!(f64::lit(0.25), 0.25);
 /// ```
 pub trait Scalar:
-    RealField + Copy + Default + PartialOrd + Debug + Display + Send + Sync + Serialize + DeserializeOwned + sealed::Sealed + 'static
+    RealField
+    + Copy
+    + Default
+    + PartialOrd
+    + Debug
+    + Display
+    + Send
+    + Sync
+    + Serialize
+    + DeserializeOwned
+    + sealed::Sealed
+    + 'static
 {
     /// 0
     const ZERO: Self;

@@ -2,7 +2,7 @@
 //! generation, random poses, and brute-force oracles.
 #![allow(dead_code)]
 
-use clash_bvh::{TrianglePair, TriMesh};
+use clash_bvh::{TriMesh, TrianglePair};
 use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use rand::{RngExt, SeedableRng};
 use std::path::PathBuf;
@@ -14,7 +14,9 @@ pub fn seeded(seed: u64) -> Rng {
 }
 
 pub fn mesh_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/meshes").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/meshes")
+        .join(name)
 }
 
 /// A binary STL file as a welded mesh (bit-identical corners share a vertex);
@@ -39,13 +41,26 @@ pub fn read_stl<T: Scalar>(name: &str) -> TriMesh<T> {
 pub fn random_soup<T: Scalar>(rng: &mut Rng, n: usize, size: f64, edge: f64) -> TriMesh<T> {
     let tris: Vec<Triangle<T>> = (0..n)
         .map(|i| {
-            let c = Vector3::new(rng.random_range(0.0..size), rng.random_range(0.0..size), rng.random_range(0.0..size));
-            let mut p = || Point3::from((c + Vector3::new(rng.random_range(-edge..edge), rng.random_range(-edge..edge), rng.random_range(-edge..edge))).map(T::lit));
+            let c = Vector3::new(
+                rng.random_range(0.0..size),
+                rng.random_range(0.0..size),
+                rng.random_range(0.0..size),
+            );
+            let mut p = || {
+                Point3::from(
+                    (c + Vector3::new(
+                        rng.random_range(-edge..edge),
+                        rng.random_range(-edge..edge),
+                        rng.random_range(-edge..edge),
+                    ))
+                    .map(T::lit),
+                )
+            };
             let (a, b, mut cc) = (p(), p(), p());
             match i % 17 {
-                0 => cc = a,                                   // segment
+                0 => cc = a,                                             // segment
                 1 => cc = Point3::from((a.coords + b.coords) * T::HALF), // collinear
-                2 => return Triangle::new(a, a, a),            // point
+                2 => return Triangle::new(a, a, a),                      // point
                 _ => {}
             }
             Triangle::new(a, b, cc)
@@ -61,7 +76,11 @@ pub fn uv_sphere<T: Scalar>(radius: f64, rings: u32, segments: u32) -> TriMesh<T
         let th = std::f64::consts::PI * r as f64 / rings as f64;
         for s in 0..segments {
             let ph = 2.0 * std::f64::consts::PI * s as f64 / segments as f64;
-            v.push(Point3::new(radius * th.sin() * ph.cos(), radius * th.sin() * ph.sin(), radius * th.cos()));
+            v.push(Point3::new(
+                radius * th.sin() * ph.cos(),
+                radius * th.sin() * ph.sin(),
+                radius * th.cos(),
+            ));
         }
     }
     v.push(Point3::new(0.0, 0.0, -radius));
@@ -84,14 +103,26 @@ pub fn uv_sphere<T: Scalar>(radius: f64, rings: u32, segments: u32) -> TriMesh<T
 /// A random rigid motion with rotation angle up to `angle` and translation in
 /// a cube of half-side `reach`.
 pub fn random_pose<T: Scalar>(rng: &mut Rng, reach: f64, angle: f64) -> Isometry3<T> {
-    let axis = Vector3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+    let axis = Vector3::new(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+    );
     let axis = axis.try_normalize(1e-9).unwrap_or(Vector3::z()) * rng.random_range(0.0..angle);
-    let t = Vector3::new(rng.random_range(-reach..reach), rng.random_range(-reach..reach), rng.random_range(-reach..reach));
+    let t = Vector3::new(
+        rng.random_range(-reach..reach),
+        rng.random_range(-reach..reach),
+        rng.random_range(-reach..reach),
+    );
     Isometry3::new(t.map(T::lit), axis.map(T::lit))
 }
 
 /// Every intersecting pair of triangles, by testing all pairs.
-pub fn brute_force_contacts<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, b_to_a: &Isometry3<T>) -> Vec<TrianglePair> {
+pub fn brute_force_contacts<T: Scalar>(
+    a: &TriMesh<T>,
+    b: &TriMesh<T>,
+    b_to_a: &Isometry3<T>,
+) -> Vec<TrianglePair> {
     let bt: Vec<Triangle<T>> = b.triangles().map(|t| t.transformed(b_to_a)).collect();
     let bbox: Vec<_> = bt.iter().map(aabb).collect();
     let mut out = Vec::new();
@@ -117,7 +148,9 @@ pub fn brute_force_self_contacts<T: Scalar>(m: &TriMesh<T>) -> Vec<TrianglePair>
     let mut out = Vec::new();
     for i in 0..tris.len() {
         for j in i + 1..tris.len() {
-            if idx[i].iter().any(|v| idx[j].contains(v)) || disjoint(&aabb(&tris[i]), &aabb(&tris[j])) {
+            if idx[i].iter().any(|v| idx[j].contains(v))
+                || disjoint(&aabb(&tris[i]), &aabb(&tris[j]))
+            {
                 continue;
             }
             if clash_narrow::overlap::triangle_triangle(&tris[i], &tris[j]) {
