@@ -136,6 +136,12 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
         (0..3).all(|k| self.min[k] <= other.max[k] && other.min[k] <= self.max[k])
     }
 
+    /// RTCD §4.2.6 with the precomputed rotation, then the box test.
+    #[inline]
+    fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
+        self.overlaps(&other.transformed_by(&pose.rotation, &pose.translation))
+    }
+
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
         let r = iso.rotation.to_rotation_matrix();
         self.transformed_by(r.matrix(), &iso.translation.vector)

@@ -1,6 +1,6 @@
 //! The [`BoundingVolume`] trait that hierarchies are generic over.
 
-use crate::{Aabb, FitError, Obb};
+use crate::{Aabb, FitError, Obb, RelativePose};
 use clash_math::{Isometry3, Point3, Scalar, Triangle};
 use core::fmt::Debug;
 use serde::{Serialize, de::DeserializeOwned};
@@ -55,6 +55,14 @@ pub trait BoundingVolume<T: Scalar>:
     /// separating-axis test (RTCD §4.4.1).
     fn overlaps_transformed(&self, other: &Self, other_to_self: &Isometry3<T>) -> bool {
         self.overlaps(&other.transformed(other_to_self))
+    }
+
+    /// [`Self::overlaps_transformed`] with the pose's rotation matrix already
+    /// computed (trees call this once per node pair). The default uses the
+    /// isometry; OBBs and AABBs use the matrix.
+    #[inline]
+    fn overlaps_relative(&self, other: &Self, pose: &RelativePose<T>) -> bool {
+        self.overlaps_transformed(other, &pose.iso)
     }
 
     /// A volume containing the image of `self` under `iso` (exact for OBB, RSS,

@@ -1,27 +1,27 @@
 //! [`BvPair`]: overlap tests between volumes of two trees, of the same type
 //! or of different types (FCL and coal pair only trees of one type).
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop, Obb, Rss, Sphere};
-use clash_math::{Isometry3, Scalar};
+use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop, Obb, RelativePose, Rss, Sphere};
+use clash_math::Scalar;
 
 /// Overlap of a volume of one tree with a volume of another tree whose frame
-/// is placed by `other_to_self`. Conservative: `false` only when the volumes
+/// is placed by `pose` (the other frame in this one). Conservative: `false` only when the volumes
 /// are certainly disjoint.
 ///
 /// Volumes of the same type use that type's own test
-/// ([`BoundingVolume::overlaps_transformed`]); mixed pairs compare the two
+/// ([`BoundingVolume::overlaps_relative`]); mixed pairs compare the two
 /// volumes' bounding OBBs with the separating-axis test.
 pub trait BvPair<T: Scalar, Other>: BoundingVolume<T> {
-    /// `false` only when `self` and `other` (moved by `other_to_self`) are disjoint.
-    fn overlaps_pair(&self, other: &Other, other_to_self: &Isometry3<T>) -> bool;
+    /// `false` only when `self` and `other` (moved by `pose`) are disjoint.
+    fn overlaps_pair(&self, other: &Other, pose: &RelativePose<T>) -> bool;
 }
 
 macro_rules! same {
     ($($t:ty),*) => {$(
         impl<T: Scalar> BvPair<T, $t> for $t {
             #[inline]
-            fn overlaps_pair(&self, other: &$t, other_to_self: &Isometry3<T>) -> bool {
-                self.overlaps_transformed(other, other_to_self)
+            fn overlaps_pair(&self, other: &$t, pose: &RelativePose<T>) -> bool {
+                self.overlaps_relative(other, pose)
             }
         }
     )*};
@@ -31,8 +31,8 @@ macro_rules! mixed {
     ($a:ty => $($b:ty),*) => {$(
         impl<T: Scalar> BvPair<T, $b> for $a {
             #[inline]
-            fn overlaps_pair(&self, other: &$b, other_to_self: &Isometry3<T>) -> bool {
-                self.bounding_obb().overlaps_transformed(&other.bounding_obb(), other_to_self)
+            fn overlaps_pair(&self, other: &$b, pose: &RelativePose<T>) -> bool {
+                self.bounding_obb().overlaps_relative(&other.bounding_obb(), pose)
             }
         }
     )*};

@@ -2,7 +2,7 @@
 //! Eberly §7), ending in the exact triangle/triangle test of clash-narrow.
 
 use crate::{BvPair, Bvh, MAX_DEPTH};
-use clash_bv::BoundingVolume;
+use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::{Isometry3, Scalar};
 use core::ops::ControlFlow;
 
@@ -155,6 +155,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     where
         B: BvPair<T, B2>,
     {
+        // Triangles of `other` are placed with `Triangle::transformed`, so an
+        // answer equals brute force over `tb.transformed(other_to_self)`.
         self.descend(other, other_to_self, u32::MAX, |a, b| {
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
@@ -213,6 +215,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     where
         B: BvPair<T, B2>,
     {
+        let pose = RelativePose::new(other_to_self);
         // (node a, node b, depth a, depth b)
         let mut stack = [(0u32, 0u32, 0u32, 0u32); STACK];
         let mut len = 1usize;
@@ -221,7 +224,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let (a, b, da, db) = stack[len];
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
-            if !na.bv.overlaps_pair(&nb.bv, other_to_self) {
+            if !na.bv.overlaps_pair(&nb.bv, &pose) {
                 continue;
             }
             let open_a = !na.is_leaf() && da < max_depth;
