@@ -296,45 +296,46 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
         Point3::from(Vector3::repeat(T::INFINITY)),
         Point3::from(Vector3::repeat(T::NEG_INFINITY)),
     );
+    let extent = chi - clo;
+    let live: [bool; 3] = core::array::from_fn(|k| extent[k] > T::ZERO && extent[k].finite());
+    if !live.iter().any(|&l| l) {
+        return None;
+    }
+    let scale: [T; 3] = core::array::from_fn(|k| if live[k] { T::lit(bins as f64) / extent[k] } else { T::ZERO });
+    // One pass over the triangles bins all three axes at once.
+    let mut bin_box = [[empty; 256]; 3];
+    let mut bin_count = [[0u32; 256]; 3];
+    for (t, c) in prims.tris.iter().zip(prims.cents.iter()) {
+        let (lo, hi) = tri_aabb(t);
+        for k in 0..3 {
+            let b = (((c[k] - clo[k]) * scale[k]).to_f64() as usize).min(bins - 1);
+            let bb = &mut bin_box[k][b];
+            *bb = (bb.0.inf(&lo), bb.1.sup(&hi));
+            bin_count[k][b] += 1;
+        }
+    }
     let mut best: Option<(T, usize, T)> = None;
-    let mut bin_box = [empty; 256];
-    let mut bin_count = [0usize; 256];
     let mut right_area = [T::ZERO; 256];
-    for axis in 0..3 {
-        let extent = chi[axis] - clo[axis];
-        if extent <= T::ZERO || !extent.finite() {
-            continue;
-        }
-        let scale = T::lit(bins as f64) / extent;
-        let bin_of =
-            |c: &Point3<T>| (((c[axis] - clo[axis]) * scale).to_f64() as usize).min(bins - 1);
-        bin_box[..bins].fill(empty);
-        bin_count[..bins].fill(0);
-        for (t, c) in prims.tris.iter().zip(prims.cents.iter()) {
-            let b = bin_of(c);
-            let (lo, hi) = tri_aabb(t);
-            bin_box[b] = (bin_box[b].0.inf(&lo), bin_box[b].1.sup(&hi));
-            bin_count[b] += 1;
-        }
+    for axis in (0..3).filter(|&k| live[k]) {
+        let (boxes, counts) = (&bin_box[axis], &bin_count[axis]);
         // sweep from the right: area of bins [i, bins)
         let mut acc = empty;
         for i in (1..bins).rev() {
-            acc = (acc.0.inf(&bin_box[i].0), acc.1.sup(&bin_box[i].1));
+            acc = (acc.0.inf(&boxes[i].0), acc.1.sup(&boxes[i].1));
             right_area[i] = half_area(&acc.0, &acc.1);
         }
         let mut acc = empty;
         let mut nl = 0usize;
         for i in 0..bins - 1 {
-            acc = (acc.0.inf(&bin_box[i].0), acc.1.sup(&bin_box[i].1));
-            nl += bin_count[i];
+            acc = (acc.0.inf(&boxes[i].0), acc.1.sup(&boxes[i].1));
+            nl += counts[i] as usize;
             let nr = prims.len() - nl;
             if nl == 0 || nr == 0 {
                 continue;
             }
-            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64)
-                + right_area[i + 1] * T::lit(nr as f64);
+            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64) + right_area[i + 1] * T::lit(nr as f64);
             if best.is_none_or(|(c, _, _)| cost < c) {
-                let plane = clo[axis] + T::lit((i + 1) as f64) / scale;
+                let plane = clo[axis] + T::lit((i + 1) as f64) / scale[axis];
                 best = Some((cost, axis, plane));
             }
         }
