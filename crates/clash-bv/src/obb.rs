@@ -161,7 +161,9 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
     #[inline]
     fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
         let rot = self.axes.tr_mul(&(pose.rotation * other.axes));
-        let t = self.axes.tr_mul(&(pose.rotation * other.center.coords + pose.translation - self.center.coords));
+        let t = self
+            .axes
+            .tr_mul(&(pose.rotation * other.center.coords + pose.translation - self.center.coords));
         crate::obb_obb::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t)
     }
 

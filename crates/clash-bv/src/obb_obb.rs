@@ -36,12 +36,17 @@ fn sat_separation<T: Scalar>(
 ) -> T {
     let eps = sat_epsilon::<T>();
     let abs_r = r.abs().add_scalar(eps);
+    // The §4.4.2 epsilon pads the radii, but a radius of zero (a flat or
+    // zero-extent box) multiplies it away; rounding in the rotated offset `t`
+    // is then uncovered. An absolute slack of a few ulps of the magnitudes
+    // keeps touching boxes (e.g. crossing segments) overlapping.
+    let slack = (t.amax() + a.amax() + b.amax()) * T::EPSILON * T::lit(16.0);
     let mut best = T::NEG_INFINITY;
     // Axes of A.
     for i in 0..3 {
         let ra = a[i];
         let rb = b[0] * abs_r[(i, 0)] + b[1] * abs_r[(i, 1)] + b[2] * abs_r[(i, 2)];
-        let s = t[i].abs() - (ra + rb);
+        let s = t[i].abs() - (ra + rb) - slack;
         if s > T::ZERO && !normalise {
             return s;
         }
@@ -52,7 +57,7 @@ fn sat_separation<T: Scalar>(
         let ra = a[0] * abs_r[(0, j)] + a[1] * abs_r[(1, j)] + a[2] * abs_r[(2, j)];
         let rb = b[j];
         let tj = t[0] * r[(0, j)] + t[1] * r[(1, j)] + t[2] * r[(2, j)];
-        let s = tj.abs() - (ra + rb);
+        let s = tj.abs() - (ra + rb) - slack;
         if s > T::ZERO && !normalise {
             return s;
         }
@@ -66,7 +71,7 @@ fn sat_separation<T: Scalar>(
             let ra = a[i1] * abs_r[(i2, j)] + a[i2] * abs_r[(i1, j)];
             let rb = b[j1] * abs_r[(i, j2)] + b[j2] * abs_r[(i, j1)];
             let tl = t[i2] * r[(i1, j)] - t[i1] * r[(i2, j)];
-            let s = tl.abs() - (ra + rb);
+            let s = tl.abs() - (ra + rb) - slack;
             if normalise {
                 // |A_i × B_j| = sqrt(1 - R_ij²); skip near-parallel pairs.
                 let len2 = T::ONE - r[(i, j)] * r[(i, j)];

@@ -20,6 +20,10 @@ impl<T: Scalar> RelativePose<T> {
     /// Both forms of `iso`.
     #[inline]
     pub fn new(iso: &Isometry3<T>) -> Self {
-        Self { iso: *iso, rotation: iso.rotation.to_rotation_matrix().into_inner(), translation: iso.translation.vector }
+        Self {
+            iso: *iso,
+            rotation: iso.rotation.to_rotation_matrix().into_inner(),
+            translation: iso.translation.vector,
+        }
     }
 }

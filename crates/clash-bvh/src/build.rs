@@ -301,7 +301,13 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
     if !live.iter().any(|&l| l) {
         return None;
     }
-    let scale: [T; 3] = core::array::from_fn(|k| if live[k] { T::lit(bins as f64) / extent[k] } else { T::ZERO });
+    let scale: [T; 3] = core::array::from_fn(|k| {
+        if live[k] {
+            T::lit(bins as f64) / extent[k]
+        } else {
+            T::ZERO
+        }
+    });
     // One pass over the triangles bins all three axes at once.
     let mut bin_box = [[empty; 256]; 3];
     let mut bin_count = [[0u32; 256]; 3];
@@ -333,7 +339,8 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
             if nl == 0 || nr == 0 {
                 continue;
             }
-            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64) + right_area[i + 1] * T::lit(nr as f64);
+            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64)
+                + right_area[i + 1] * T::lit(nr as f64);
             if best.is_none_or(|(c, _, _)| cost < c) {
                 let plane = clo[axis] + T::lit((i + 1) as f64) / scale[axis];
                 best = Some((cost, axis, plane));
