@@ -40,7 +40,7 @@ fn sat_separation<T: Scalar>(
     // zero-extent box) multiplies it away; rounding in the rotated offset `t`
     // is then uncovered. An absolute slack of a few ulps of the magnitudes
     // keeps touching boxes (e.g. crossing segments) overlapping.
-    let slack = (t.amax() + a.amax() + b.amax()) * T::EPSILON * T::lit(16.0);
+    let slack = (t.amax() + a.amax() + b.amax()) * sat_epsilon::<T>();
     let mut best = T::NEG_INFINITY;
     // Axes of A.
     for i in 0..3 {
