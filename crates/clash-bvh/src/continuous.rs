@@ -152,6 +152,22 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         None
     }
 
+    /// [`Self::time_of_contact`] for many motion pairs in parallel;
+    /// `result[i]` answers `motions[i]` (the motion of `self`, then of `other`).
+    pub fn time_of_contact_batch<B2: BoundingVolume<T>>(
+        &self,
+        other: &Bvh<T, B2>,
+        motions: &[(Motion<T>, Motion<T>)],
+        duration: T,
+        steps: u32,
+    ) -> Vec<Option<TimeOfContact<T>>> {
+        use rayon::prelude::*;
+        motions
+            .par_iter()
+            .map(|(a, b)| self.time_of_contact(a, other, b, duration, steps))
+            .collect()
+    }
+
     fn first_contact_in_step<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,

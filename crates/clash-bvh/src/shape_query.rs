@@ -103,4 +103,14 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         out.sort_unstable();
         out
     }
+
+    /// [`Self::triangles_meeting`] for many shapes in parallel; `result[i]`
+    /// answers `shapes[i]`.
+    pub fn triangles_meeting_shapes(&self, shapes: &[Shape<T>]) -> Vec<Vec<u32>> {
+        use rayon::prelude::*;
+        shapes
+            .par_iter()
+            .map(|s| self.triangles_meeting(s))
+            .collect()
+    }
 }

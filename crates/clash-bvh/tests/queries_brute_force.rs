@@ -497,3 +497,78 @@ fn shapes_equal_brute_force() {
         assert_eq!(trees.1.triangles_meeting(&shape), expected, "{shape:?}");
     }
 }
+
+fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+#[test]
+fn batch_queries_match_single_queries_on_any_thread_count() {
+    let bunny: TriMesh<f64> = read_stl("bunny_lo.stl");
+    let tree = Bvh::<f64, Obb<f64>>::build(bunny.clone(), &BuildOptions::default()).unwrap();
+    let rss = Bvh::<f64, Rss<f64>>::build(bunny.clone(), &BuildOptions::default()).unwrap();
+    let (c, r) = bounds(&bunny);
+    let mut rng = seeded(90);
+    let rays: Vec<Ray<f64>> = (0..300).map(|_| random_ray(&mut rng, c, r)).collect();
+    let points: Vec<Point3<f64>> = (0..300)
+        .map(|_| {
+            c + Vector3::new(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            ) * r
+        })
+        .collect();
+    let poses: Vec<Isometry3<f64>> = (0..40).map(|_| random_pose(&mut rng, 1.5, 3.0)).collect();
+    let shapes: Vec<Shape<f64>> = points
+        .iter()
+        .take(50)
+        .map(|p| {
+            Shape::Sphere(Sphere {
+                center: *p,
+                radius: r * 0.1,
+            })
+        })
+        .collect();
+    let motions: Vec<_> = poses
+        .iter()
+        .map(|p| {
+            (
+                clash_bvh::Motion::fixed(Isometry3::identity()),
+                clash_bvh::Motion {
+                    start: *p,
+                    linear: -p.translation.vector,
+                    angular: Vector3::new(0.5, 0.0, 0.0),
+                },
+            )
+        })
+        .collect();
+    let q = RayQuery::default();
+    let seq_rays: Vec<_> = rays.iter().map(|ray| tree.cast_ray(ray, &q)).collect();
+    let seq_points: Vec<_> = points.iter().map(|p| tree.closest_point(p)).collect();
+    let seq_signed: Vec<_> = points
+        .iter()
+        .map(|p| tree.signed_distance(p).unwrap())
+        .collect();
+    let seq_dist: Vec<_> = poses.iter().map(|p| rss.distance(&rss, p)).collect();
+    let seq_shapes: Vec<_> = shapes.iter().map(|s| tree.triangles_meeting(s)).collect();
+    let seq_toc: Vec<_> = motions
+        .iter()
+        .map(|(a, b)| tree.time_of_contact(a, &tree, b, 1.0, 4))
+        .collect();
+    assert!(seq_toc.iter().any(|t| t.is_some()));
+    for threads in [1, 2, 4] {
+        in_pool(threads, || {
+            assert_eq!(tree.cast_rays(&rays, &q), seq_rays);
+            assert_eq!(tree.closest_points(&points), seq_points);
+            assert_eq!(tree.signed_distances(&points).unwrap(), seq_signed);
+            assert_eq!(rss.distance_poses(&rss, &poses), seq_dist);
+            assert_eq!(tree.triangles_meeting_shapes(&shapes), seq_shapes);
+            assert_eq!(tree.time_of_contact_batch(&tree, &motions, 1.0, 4), seq_toc);
+        });
+    }
+}
