@@ -101,7 +101,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let moved = nb.transformed(other_to_self);
             let d = na
                 .distance_lower_bound(&moved)
-                .unwrap_or_else(|| aabb_distance(&na.aabb(), &moved.aabb()));
+                .unwrap_or_else(|| na.aabb().distance(&moved.aabb()));
             // The bounding spheres of the boxes often bound better at a
             // distance (OBBs' separating-axis bound is weak there); keep the larger.
             let (oa, ob) = (na.bounding_obb(), moved.bounding_obb());
@@ -175,11 +175,4 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     ) -> Vec<MeshDistance<T>> {
         poses.par_iter().map(|p| self.distance(other, p)).collect()
     }
-}
-
-fn aabb_distance<T: Scalar>(a: &clash_bv::Aabb<T>, b: &clash_bv::Aabb<T>) -> T {
-    let gap = (a.min - b.max)
-        .sup(&(b.min - a.max))
-        .map(|x| x.max_of(T::ZERO));
-    gap.norm()
 }
