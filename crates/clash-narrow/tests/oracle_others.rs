@@ -20,8 +20,7 @@ mod oracle;
 use clash_bv::{Aabb, Capsule, Obb, Sphere};
 use clash_math::{Matrix3, Plane, Point3, Rotation3, Segment, Triangle, Vector3};
 use clash_narrow::overlap as ov;
-use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{Signed, Zero};
 use oracle::{Q, V, q, qv3};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -611,9 +610,4 @@ fn million_other_tests_match_exact_oracle() {
         }
         check(name, 1_000_000, 100 + i as u64, make);
     }
-}
-
-#[allow(dead_code)]
-fn _unused(_: BigRational) -> Q {
-    Q::one()
 }
