@@ -66,6 +66,70 @@ fn field_name(bytes: &[u8]) -> String {
     String::from_utf8_lossy(&bytes[..end]).into_owned()
 }
 
+/// The header of a tree file: what it holds, readable without decoding the
+/// payload (for tools that must pick the right `Bvh<T, B>` type to load).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeHeader {
+    /// Format version ([`FORMAT_VERSION`] for files this build writes).
+    pub version: u32,
+    /// Scalar type name ([`Scalar::NAME`]: `"f32"` or `"f64"`).
+    pub scalar: String,
+    /// Bounding volume type name ([`BoundingVolume::NAME`], e.g. `"obb"`).
+    pub volume: String,
+    /// Length of the payload in bytes.
+    pub payload_len: u64,
+    /// CRC-32 (IEEE) of the payload.
+    pub checksum: u32,
+}
+
+impl TreeHeader {
+    /// Length of the header in bytes.
+    pub const LEN: usize = HEADER_LEN;
+
+    /// Reads and checks the header at the start of `bytes` (magic number
+    /// and version); the payload is not looked at.
+    ///
+    /// # Errors
+    /// [`LoadError::BadMagic`], [`LoadError::Truncated`] or
+    /// [`LoadError::UnsupportedVersion`].
+    pub fn read(bytes: &[u8]) -> Result<Self, LoadError> {
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(if MAGIC.starts_with(bytes) {
+                LoadError::Truncated {
+                    expected: HEADER_LEN as u64,
+                    found: bytes.len() as u64,
+                }
+            } else {
+                LoadError::BadMagic
+            });
+        }
+        let header = bytes.get(..HEADER_LEN).ok_or(LoadError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len() as u64,
+        })?;
+        let u32_at = |o: usize| u32::from_le_bytes(header[o..o + 4].try_into().unwrap_or([0; 4]));
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(LoadError::UnsupportedVersion {
+                found: version,
+                supported: FORMAT_VERSION,
+            });
+        }
+        Ok(Self {
+            version,
+            scalar: field_name(&header[12..20]),
+            volume: field_name(&header[20..36]),
+            payload_len: u64::from_le_bytes(header[36..44].try_into().unwrap_or([0; 8])),
+            checksum: u32_at(44),
+        })
+    }
+
+    /// `true` when `bytes` start with the tree file magic number.
+    pub fn is_tree_file(bytes: &[u8]) -> bool {
+        bytes.starts_with(&MAGIC)
+    }
+}
+
 impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The tree and its mesh as bytes in the clash tree format (see the
     /// module docs).
@@ -114,44 +178,20 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// # Errors
     /// A [`LoadError`] naming what is wrong.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, LoadError> {
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            return Err(if MAGIC.starts_with(bytes) {
-                LoadError::Truncated {
-                    expected: HEADER_LEN as u64,
-                    found: bytes.len() as u64,
-                }
-            } else {
-                LoadError::BadMagic
-            });
-        }
-        let header = bytes.get(..HEADER_LEN).ok_or(LoadError::Truncated {
-            expected: HEADER_LEN as u64,
-            found: bytes.len() as u64,
-        })?;
-        let u32_at = |o: usize| u32::from_le_bytes(header[o..o + 4].try_into().unwrap_or([0; 4]));
-        let version = u32_at(8);
-        if version != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion {
-                found: version,
-                supported: FORMAT_VERSION,
-            });
-        }
-        let scalar = field_name(&header[12..20]);
-        if scalar != T::NAME {
+        let header = TreeHeader::read(bytes)?;
+        if header.scalar != T::NAME {
             return Err(LoadError::ScalarMismatch {
-                found: scalar,
+                found: header.scalar,
                 expected: T::NAME,
             });
         }
-        let bv = field_name(&header[20..36]);
-        if bv != B::NAME {
+        if header.volume != B::NAME {
             return Err(LoadError::BvMismatch {
-                found: bv,
+                found: header.volume,
                 expected: B::NAME,
             });
         }
-        let len = u64::from_le_bytes(header[36..44].try_into().unwrap_or([0; 8]));
-        let crc = u32_at(44);
+        let (len, crc) = (header.payload_len, header.checksum);
         let body = &bytes[HEADER_LEN..];
         if (body.len() as u64) < len {
             return Err(LoadError::Truncated {

@@ -1,0 +1,198 @@
+//! Command-line arguments (clap derive).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// clash: collision detection for triangle meshes.
+///
+/// Meshes are OBJ, STL (ASCII or binary) or PLY files; trees are files
+/// written by `clash build` (or the library's `Bvh::save`). Triangle indices
+/// in every answer are the order of the faces in the input file.
+#[derive(Debug, Parser)]
+#[command(name = "clash", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build a tree from a mesh file and save it.
+    Build(BuildArgs),
+    /// Describe a saved tree: mesh size, volume type, depth, nodes, memory, file version.
+    Info(InfoArgs),
+    /// Collide mesh B against mesh A at every pose of a poses file (one JSON line per pose).
+    Collide(CollideArgs),
+    /// Distance between meshes A and B at every pose of a poses file (one JSON line per pose).
+    Distance(DistanceArgs),
+    /// Cast every ray of a rays file at a mesh (one JSON line per ray).
+    Raycast(RaycastArgs),
+    /// Build, save, reload and query trees on a mesh shipped in the binary,
+    /// and draw the tree's boxes to an SVG picture.
+    Demo(DemoArgs),
+}
+
+/// Bounding volume type of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BvKind {
+    /// Axis-aligned boxes.
+    Aabb,
+    /// Oriented boxes (the usual choice for collision).
+    Obb,
+    /// Rectangle swept spheres (the usual choice for distance).
+    Rss,
+    /// Spheres.
+    Sphere,
+    /// Capsules.
+    Capsule,
+    /// 14-DOPs.
+    Kdop14,
+    /// 18-DOPs.
+    Kdop18,
+    /// 26-DOPs.
+    Kdop26,
+}
+
+/// Scalar type of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Precision {
+    /// 32-bit floats.
+    F32,
+    /// 64-bit floats.
+    F64,
+}
+
+/// How nodes are split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Split {
+    /// Binned surface area heuristic (16 bins).
+    Sah,
+    /// Median of the centroids along the longest axis.
+    Median,
+    /// Mean of the centroids along the longest axis.
+    Mean,
+}
+
+/// Options for building a tree from a mesh.
+#[derive(Debug, Clone, Args)]
+pub struct TreeOptions {
+    /// Bounding volume type (for meshes; a saved tree keeps its own).
+    #[arg(long, value_enum, default_value_t = BvKind::Obb)]
+    pub bv: BvKind,
+    /// Scalar type (for meshes; a saved tree keeps its own).
+    #[arg(long, value_enum, default_value_t = Precision::F64)]
+    pub precision: Precision,
+    /// Split rule.
+    #[arg(long, value_enum, default_value_t = Split::Median)]
+    pub split: Split,
+    /// Most triangles per leaf (1 to 255).
+    #[arg(long, default_value_t = 1)]
+    pub leaf_size: u32,
+    /// Volume-minimising fits (slower build, fewer overlap tests).
+    #[arg(long)]
+    pub tight: bool,
+}
+
+/// `clash build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The mesh file (.obj, .stl, .ply).
+    pub mesh: PathBuf,
+    /// Where to write the tree.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// How to build.
+    #[command(flatten)]
+    pub tree: TreeOptions,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// `clash info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// A tree file written by `clash build`.
+    pub tree: PathBuf,
+}
+
+/// `clash collide`.
+#[derive(Debug, Args)]
+pub struct CollideArgs {
+    /// Mesh or tree A (the reference frame).
+    pub a: PathBuf,
+    /// Mesh or tree B (placed by each pose).
+    pub b: PathBuf,
+    /// Poses of B relative to A, one per line: the row-major 3x4 matrix
+    /// `r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz` (x_A = R x_B + t).
+    /// Blank lines and lines starting with `#` are skipped.
+    #[arg(long)]
+    pub poses: PathBuf,
+    /// Also list the intersecting triangle pairs `[index in A, index in B]`.
+    #[arg(long)]
+    pub all_pairs: bool,
+    /// Stop at the first contact of each pose (then `pairs` is 0 or 1).
+    #[arg(long, conflicts_with = "all_pairs")]
+    pub any: bool,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// How to build trees for mesh inputs.
+    #[command(flatten)]
+    pub tree: TreeOptions,
+}
+
+/// `clash distance`.
+#[derive(Debug, Args)]
+pub struct DistanceArgs {
+    /// Mesh or tree A (the reference frame).
+    pub a: PathBuf,
+    /// Mesh or tree B (placed by each pose).
+    pub b: PathBuf,
+    /// Poses of B relative to A, as for `clash collide`.
+    #[arg(long)]
+    pub poses: PathBuf,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// How to build trees for mesh inputs.
+    #[command(flatten)]
+    pub tree: TreeOptions,
+}
+
+/// `clash raycast`.
+#[derive(Debug, Args)]
+pub struct RaycastArgs {
+    /// Mesh or tree.
+    pub mesh: PathBuf,
+    /// Rays, one per line: `ox oy oz dx dy dz` (origin and direction; the
+    /// hit parameter `t` is in units of the direction's length). Blank lines
+    /// and lines starting with `#` are skipped.
+    #[arg(long)]
+    pub rays: PathBuf,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// How to build a tree for a mesh input.
+    #[command(flatten)]
+    pub tree: TreeOptions,
+}
+
+/// `clash demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Directory for the saved trees and the picture (created if missing).
+    #[arg(long, default_value = "clash-demo")]
+    pub out: PathBuf,
+    /// Tree level whose boxes are drawn.
+    #[arg(long, default_value_t = 4)]
+    pub level: u32,
+    /// Poses for the collision and distance queries.
+    #[arg(long, default_value_t = 5000)]
+    pub poses: usize,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}

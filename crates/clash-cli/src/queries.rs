@@ -1,0 +1,306 @@
+//! `clash build`, `info`, `collide`, `distance` and `raycast`.
+
+use crate::args::{BuildArgs, CollideArgs, DistanceArgs, InfoArgs, RaycastArgs, TreeOptions};
+use crate::error::{CliError, CliResult};
+use crate::input::{self, Loaded};
+use crate::output::{self, JsonLines, xyz};
+use crate::tree_kind::{TreeKind, with_tree_kind};
+use clash::bv::BoundingVolume;
+use clash::bvh::{BvPair, BvQuery, Bvh, CollisionRequest, RayQuery};
+use clash::math::Scalar;
+use indicatif::ParallelProgressIterator;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// Runs `f` on a rayon pool of `threads` workers (0: one per core).
+pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> CliResult<R> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::new(format!("cannot start {threads} threads: {e}")))?;
+    Ok(pool.install(f))
+}
+
+fn describe<T: Scalar, B: BoundingVolume<T>>(path: &Path, l: &Loaded<T, B>) {
+    let s = l.tree.stats();
+    eprintln!(
+        "{}: {} triangles, {} tree {} in {}",
+        path.display(),
+        s.triangles,
+        TreeKind::name_of::<T, B>(),
+        if l.from_file { "loaded" } else { "built" },
+        output::seconds(l.elapsed)
+    );
+}
+
+/// `clash build`.
+pub fn build(args: &BuildArgs) -> CliResult<()> {
+    let kind = TreeKind {
+        precision: args.tree.precision,
+        bv: args.tree.bv,
+    };
+    if input::tree_header(&args.mesh)?.is_some() {
+        return Err(CliError::new(format!(
+            "{}: this is a tree file already; `clash build` reads meshes (.obj, .stl, .ply)",
+            args.mesh.display()
+        )));
+    }
+    with_tree_kind!(kind, build_as(args))
+}
+
+fn build_as<T: Scalar, B: BoundingVolume<T>>(args: &BuildArgs) -> CliResult<()> {
+    let options = input::build_options(&args.tree)?;
+    let start = Instant::now();
+    let mesh =
+        clash::mesh_file::load_mesh::<T>(&args.mesh).map_err(|e| CliError::new(e.to_string()))?;
+    let read = start.elapsed();
+    let bar = output::spinner("building");
+    let start = Instant::now();
+    let tree = with_threads(args.threads, || Bvh::<T, B>::build(mesh, &options))?
+        .map_err(|e| CliError::new(format!("{}: {e}", args.mesh.display())))?;
+    let built = start.elapsed();
+    bar.finish_and_clear();
+    tree.save(&args.output)
+        .map_err(|e| CliError::new(format!("{}: {e}", args.output.display())))?;
+    let s = tree.stats();
+    println!(
+        "mesh: {} (read in {})",
+        args.mesh.display(),
+        output::seconds(read)
+    );
+    println!("tree: {}", TreeKind::name_of::<T, B>());
+    println!("build time: {}", output::seconds(built));
+    println!("triangles: {}", s.triangles);
+    println!("vertices: {}", s.vertices);
+    println!("nodes: {}", s.nodes);
+    println!("leaves: {}", s.leaves);
+    println!("depth: {}", s.depth);
+    println!("memory: {} bytes", s.memory_bytes);
+    println!("sah cost: {:.3}", s.sah_cost);
+    println!("written: {}", args.output.display());
+    Ok(())
+}
+
+/// `clash info`.
+pub fn info(args: &InfoArgs) -> CliResult<()> {
+    let header = input::tree_header(&args.tree)?.ok_or_else(|| {
+        CliError::new(format!(
+            "{}: not a clash tree file (bad magic number); build one with `clash build`",
+            args.tree.display()
+        ))
+    })?;
+    let kind = TreeKind::from_header(&header, &args.tree)?;
+    with_tree_kind!(kind, info_as(args, header.version))
+}
+
+fn info_as<T: Scalar, B: BoundingVolume<T>>(args: &InfoArgs, version: u32) -> CliResult<()> {
+    let start = Instant::now();
+    let tree = Bvh::<T, B>::load(&args.tree)
+        .map_err(|e| CliError::new(format!("{}: {e}", args.tree.display())))?;
+    let loaded = start.elapsed();
+    let file_bytes = std::fs::metadata(&args.tree).map(|m| m.len()).unwrap_or(0);
+    let s = tree.stats();
+    let o = tree.options();
+    println!("file: {}", args.tree.display());
+    println!("file version: {version}");
+    println!("file size: {file_bytes} bytes");
+    println!("load time: {}", output::seconds(loaded));
+    println!("tree: {}", TreeKind::name_of::<T, B>());
+    println!("triangles: {}", s.triangles);
+    println!("vertices: {}", s.vertices);
+    println!("nodes: {}", s.nodes);
+    println!("leaves: {}", s.leaves);
+    println!("depth: {}", s.depth);
+    println!("memory: {} bytes", s.memory_bytes);
+    println!("sah cost: {:.3}", s.sah_cost);
+    println!("closed mesh: {}", tree.is_closed());
+    println!(
+        "build options: split {:?}, leaf size {}, fit {:?}",
+        o.split, o.max_leaf_size, o.fit
+    );
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct CollideLine<'a> {
+    pose: usize,
+    collide: bool,
+    pairs: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pair_list: Option<&'a [[u32; 2]]>,
+}
+
+/// `clash collide`.
+pub fn collide(args: &CollideArgs) -> CliResult<()> {
+    let kind = input::common_kind(&args.a, &args.b, &args.tree)?;
+    with_tree_kind!(kind, collide_as(args))
+}
+
+fn load_pair<T: Scalar, B: BoundingVolume<T>>(
+    a: &Path,
+    b: &Path,
+    options: &TreeOptions,
+    threads: usize,
+) -> CliResult<(Bvh<T, B>, Bvh<T, B>)> {
+    let la = with_threads(threads, || input::load_tree::<T, B>(a, options))??;
+    describe(a, &la);
+    let lb = with_threads(threads, || input::load_tree::<T, B>(b, options))??;
+    describe(b, &lb);
+    Ok((la.tree, lb.tree))
+}
+
+fn summary(what: &str, n: usize, elapsed: std::time::Duration, threads: usize) {
+    let s = elapsed.as_secs_f64();
+    let threads = if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    };
+    eprintln!(
+        "{what}: {n} {} in {s:.6} s ({:.0} {}/s, {threads} threads)",
+        if what == "raycast" { "rays" } else { "poses" },
+        n as f64 / s.max(1e-12),
+        if what == "raycast" { "rays" } else { "poses" },
+    );
+}
+
+fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(args: &CollideArgs) -> CliResult<()> {
+    let poses = input::read_poses::<T>(&args.poses)?;
+    let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
+    let request = if args.any {
+        CollisionRequest::any()
+    } else {
+        CollisionRequest::all()
+    };
+    let bar = output::progress(poses.len(), "collide");
+    let start = Instant::now();
+    let results = with_threads(args.threads, || {
+        poses
+            .par_iter()
+            .progress_with(bar.clone())
+            .map(|pose| a.collide(&b, pose, &request))
+            .collect::<Vec<_>>()
+    })?;
+    let elapsed = start.elapsed();
+    bar.finish_and_clear();
+    let mut out = JsonLines::stdout();
+    for (i, r) in results.iter().enumerate() {
+        out.write(&CollideLine {
+            pose: i,
+            collide: r.collides(),
+            pairs: r.pairs.len(),
+            pair_list: args.all_pairs.then_some(&r.pairs[..]),
+        })?;
+    }
+    out.finish()?;
+    summary("collide", poses.len(), elapsed, args.threads);
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct DistanceLine {
+    pose: usize,
+    distance: f64,
+    point_a: [f64; 3],
+    point_b: [f64; 3],
+    triangle_a: u32,
+    triangle_b: u32,
+}
+
+/// `clash distance`.
+pub fn distance(args: &DistanceArgs) -> CliResult<()> {
+    let kind = input::common_kind(&args.a, &args.b, &args.tree)?;
+    with_tree_kind!(kind, distance_as(args))
+}
+
+fn distance_as<T: Scalar, B: BoundingVolume<T>>(args: &DistanceArgs) -> CliResult<()> {
+    let poses = input::read_poses::<T>(&args.poses)?;
+    let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
+    let bar = output::progress(poses.len(), "distance");
+    let start = Instant::now();
+    let results = with_threads(args.threads, || {
+        poses
+            .par_iter()
+            .progress_with(bar.clone())
+            .map(|pose| a.distance(&b, pose))
+            .collect::<Vec<_>>()
+    })?;
+    let elapsed = start.elapsed();
+    bar.finish_and_clear();
+    let mut out = JsonLines::stdout();
+    for (i, d) in results.iter().enumerate() {
+        out.write(&DistanceLine {
+            pose: i,
+            distance: d.distance.to_f64(),
+            point_a: xyz(&d.point_a),
+            point_b: xyz(&d.point_b),
+            triangle_a: d.triangles[0],
+            triangle_b: d.triangles[1],
+        })?;
+    }
+    out.finish()?;
+    summary("distance", poses.len(), elapsed, args.threads);
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct RayLine {
+    ray: usize,
+    hit: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    triangle: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    point: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    normal: Option<[f64; 3]>,
+}
+
+/// `clash raycast`.
+pub fn raycast(args: &RaycastArgs) -> CliResult<()> {
+    let (kind, _) = input::kind_of(&args.mesh, &args.tree)?;
+    with_tree_kind!(kind, raycast_as(args))
+}
+
+fn raycast_as<T: Scalar, B: BvQuery<T>>(args: &RaycastArgs) -> CliResult<()> {
+    let rays = input::read_rays::<T>(&args.rays)?;
+    let loaded = with_threads(args.threads, || {
+        input::load_tree::<T, B>(&args.mesh, &args.tree)
+    })??;
+    describe(&args.mesh, &loaded);
+    let tree = loaded.tree;
+    let query = RayQuery::default();
+    let bar = output::progress(rays.len(), "raycast");
+    let start = Instant::now();
+    let hits = with_threads(args.threads, || {
+        rays.par_iter()
+            .progress_with(bar.clone())
+            .map(|ray| tree.cast_ray(ray, &query))
+            .collect::<Vec<_>>()
+    })?;
+    let elapsed = start.elapsed();
+    bar.finish_and_clear();
+    let mut out = JsonLines::stdout();
+    for (i, h) in hits.iter().enumerate() {
+        out.write(&RayLine {
+            ray: i,
+            hit: h.is_some(),
+            t: h.map(|h| h.t.to_f64()),
+            triangle: h.map(|h| h.triangle),
+            point: h.map(|h| xyz(&h.point)),
+            normal: h.map(|h| {
+                [
+                    h.normal.x.to_f64(),
+                    h.normal.y.to_f64(),
+                    h.normal.z.to_f64(),
+                ]
+            }),
+        })?;
+    }
+    out.finish()?;
+    summary("raycast", rays.len(), elapsed, args.threads);
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! # clash: collision detection for triangle meshes
+//!
+//! One dependency for the whole clash stack, re-exported by layer:
+//!
+//! | module | crate | holds |
+//! | --- | --- | --- |
+//! | [`math`] | `clash-math` | scalar trait, nalgebra types, primitives, exact predicates |
+//! | [`bv`] | `clash-bv` | AABB, sphere, OBB, capsule, RSS, k-DOPs: fitting and tests |
+//! | [`narrow`] | `clash-narrow` | primitive tests: closest points, overlaps, casts, moving tests |
+//! | [`bvh`] | `clash-bvh` | meshes, trees, mesh/mesh collision and distance, rays, save/load |
+//! | [`broad`] | `clash-broad` | dynamic AABB tree and sort-and-sweep broad phases |
+//!
+//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), a
+//! [`CollisionWorld`] that runs the broad phase and then mesh/mesh
+//! collision over the candidate pairs in parallel, and a [`prelude`].
+//! The optional features `glam` and `mint` turn on nalgebra's conversions
+//! to and from those crates' types (see [`mesh_from_points`]).
+//!
+//! ```
+//! use clash::prelude::*;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! // A unit tetrahedron, as a user would load it with `clash::mesh_file::load_mesh`.
+//! let mesh = TriMesh::new(
+//!     vec![Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0),
+//!          Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0)],
+//!     vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [2, 0, 3]],
+//! )?;
+//! let tree: Bvh<f64, Obb<f64>> = Bvh::build(mesh, &BuildOptions::default())?;
+//! assert!(tree.intersects(&tree, &Isometry3::translation(0.5, 0.0, 0.0)));
+//! assert!(!tree.intersects(&tree, &Isometry3::translation(2.0, 0.0, 0.0)));
+//! let d = tree.distance(&tree, &Isometry3::translation(3.0, 0.0, 0.0));
+//! assert!((d.distance - 2.0).abs() < 1e-12);
+//! # Ok(()) }
+//! ```
+#![deny(missing_docs)]
+
+pub mod mesh_file;
+mod world;
+
+pub use world::{CollisionWorld, ObjectHandle, PairContacts, WorldError};
+
+/// Scalars, nalgebra types, primitives and exact predicates (`clash-math`).
+pub mod math {
+    pub use clash_math::*;
+}
+
+/// Bounding volumes: fitting, merging, overlap tests (`clash-bv`).
+pub mod bv {
+    pub use clash_bv::*;
+}
+
+/// Primitive tests: closest points, overlaps, casts, moving tests (`clash-narrow`).
+pub mod narrow {
+    pub use clash_narrow::*;
+}
+
+/// Triangle meshes and bounding volume hierarchies (`clash-bvh`).
+pub mod bvh {
+    pub use clash_bvh::*;
+}
+
+/// Broad phases for many moving objects (`clash-broad`).
+pub mod broad {
+    pub use clash_broad::*;
+}
+
+/// The glam crate (feature `glam`): nalgebra's `From` conversions between
+/// glam's vectors, quaternions and matrices and clash's points, vectors and
+/// isometries are enabled with it.
+#[cfg(feature = "glam")]
+pub use glam;
+
+/// The mint crate (feature `mint`): nalgebra's `From` conversions between
+/// mint's types and clash's points, vectors and quaternions are enabled with it.
+#[cfg(feature = "mint")]
+pub use mint;
+
+/// The names most programs need, for `use clash::prelude::*`.
+pub mod prelude {
+    pub use crate::mesh_file::{MeshFileError, MeshFormat, load_mesh, read_mesh};
+    pub use crate::{CollisionWorld, ObjectHandle, PairContacts, mesh_from_points};
+    pub use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+    pub use clash_bvh::{
+        BuildOptions, Bvh, CollisionRequest, CollisionResult, DistanceRequest, MeshDistance,
+        MeshRayHit, RayQuery, SplitRule, TriMesh, TrianglePair,
+    };
+    pub use clash_math::{
+        Isometry3, Point3, Ray, Scalar, Segment, Translation3, Triangle, UnitQuaternion, Vector3,
+    };
+}
+
+/// A [`TriMesh`](clash_bvh::TriMesh) from vertices of any type that converts
+/// into a point: `[T; 3]`, nalgebra points, and with the `glam` or `mint`
+/// feature, `glam::Vec3` / `glam::DVec3` and `mint::Point3`.
+///
+/// ```
+/// let mesh = clash::mesh_from_points::<f32, _>(
+///     [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+///     vec![[0, 1, 2]],
+/// ).unwrap();
+/// assert_eq!(mesh.num_triangles(), 1);
+/// ```
+///
+/// # Errors
+/// The [`MeshError`](clash_bvh::MeshError)s of [`TriMesh::new`](clash_bvh::TriMesh::new).
+pub fn mesh_from_points<T: clash_math::Scalar, V: Into<clash_math::Point3<T>>>(
+    vertices: impl IntoIterator<Item = V>,
+    indices: Vec<[u32; 3]>,
+) -> Result<clash_bvh::TriMesh<T>, clash_bvh::MeshError> {
+    clash_bvh::TriMesh::new(vertices.into_iter().map(Into::into).collect(), indices)
+}
