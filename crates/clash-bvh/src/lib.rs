@@ -75,8 +75,3 @@ pub use mesh::TriMesh;
 pub use node::Node;
 pub use ray::{MeshRayHit, RayQuery};
 pub use shape_query::Shape;
-
-/// The README's examples, compiled and run as doc-tests.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

@@ -86,7 +86,8 @@ pub mod prelude {
         MeshRayHit, RayQuery, SplitRule, TriMesh, TrianglePair,
     };
     pub use clash_math::{
-        Isometry3, Point3, Ray, Scalar, Segment, Translation3, Triangle, UnitQuaternion, Vector3,
+        Isometry3, Matrix3, Point3, Ray, Rotation3, Scalar, Segment, Translation3, Triangle,
+        UnitQuaternion, Vector3,
     };
 }
 
@@ -110,3 +111,8 @@ pub fn mesh_from_points<T: clash_math::Scalar, V: Into<clash_math::Point3<T>>>(
 ) -> Result<clash_bvh::TriMesh<T>, clash_bvh::MeshError> {
     clash_bvh::TriMesh::new(vertices.into_iter().map(Into::into).collect(), indices)
 }
+
+/// The README's examples, compiled and run as doc-tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
