@@ -147,6 +147,11 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
         self.transformed_by(r.matrix(), &iso.translation.vector)
     }
 
+    fn projection_radius(&self, dir: &Vector3<T>) -> T {
+        let e = (self.max - self.min) * T::HALF;
+        dir.x.abs() * e.x + dir.y.abs() * e.y + dir.z.abs() * e.z
+    }
+
     fn center(&self) -> Point3<T> {
         Point3::from((self.min.coords + self.max.coords) * T::HALF)
     }

@@ -1,7 +1,7 @@
 //! The [`BoundingVolume`] trait that hierarchies are generic over.
 
 use crate::{Aabb, FitError, Obb, RelativePose};
-use clash_math::{Isometry3, Point3, Scalar, Triangle};
+use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use core::fmt::Debug;
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -81,6 +81,28 @@ pub trait BoundingVolume<T: Scalar>:
     /// A lower bound on the distance between the two volumes (0 when they
     /// may overlap), or `None` when the type offers no cheap bound.
     fn distance_lower_bound(&self, other: &Self) -> Option<T>;
+
+    /// Whether mesh distance should refine the cheap [`Self::projection_radius`]
+    /// bound of a node pair with [`Self::distance_lower_bound`] before
+    /// descending. `true` (the default) when that bound is a few dot products
+    /// and tighter (boxes' separating axes); `false` for spheres (it is the
+    /// same bound) and RSS (the exact rectangle distance costs more than the
+    /// node pairs it prunes; measured on the 56k bunny).
+    const REFINE_DISTANCE_BOUND: bool = true;
+
+    /// An upper bound `r` on `|dir · (p - self.center())|` over the points `p`
+    /// of the volume, for a unit vector `dir`: the half-width of the volume's
+    /// projection on `dir` about its centre (exact for spheres, boxes, RSS and
+    /// capsules). Two volumes whose centres are `d` apart along `dir` are at
+    /// least `d - r_a - r_b` apart; mesh distance uses this as its cheap bound.
+    /// The default measures [`Self::bounding_obb`].
+    fn projection_radius(&self, dir: &Vector3<T>) -> T {
+        let o = self.bounding_obb();
+        dir.dot(&(o.center - self.center())).abs()
+            + (0..3)
+                .map(|k| dir.dot(&o.axes.column(k)).abs() * o.half_extents[k])
+                .fold(T::ZERO, |acc, x| acc + x)
+    }
 
     /// The smallest axis-aligned box containing the volume.
     fn aabb(&self) -> Aabb<T>;

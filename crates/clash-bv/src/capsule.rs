@@ -111,6 +111,10 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
         }
     }
 
+    fn projection_radius(&self, dir: &Vector3<T>) -> T {
+        dir.dot(&(self.segment.b - self.segment.a)).abs() * T::HALF + self.radius
+    }
+
     fn center(&self) -> Point3<T> {
         self.segment.midpoint()
     }

@@ -176,6 +176,13 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         }
     }
 
+    fn projection_radius(&self, dir: &Vector3<T>) -> T {
+        let l = self.axes.tr_mul(dir);
+        l.x.abs() * self.half_extents.x
+            + l.y.abs() * self.half_extents.y
+            + l.z.abs() * self.half_extents.z
+    }
+
     fn center(&self) -> Point3<T> {
         self.center
     }

@@ -56,6 +56,7 @@ impl<T: Scalar> Rss<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     const NAME: &'static str = "rss";
+    const REFINE_DISTANCE_BOUND: bool = false;
 
     /// [`Rss::fit_pca`].
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
@@ -122,6 +123,12 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
             half_lengths: self.half_lengths,
             radius: self.radius,
         }
+    }
+
+    fn projection_radius(&self, dir: &Vector3<T>) -> T {
+        dir.dot(&self.axes.column(0)).abs() * self.half_lengths[0]
+            + dir.dot(&self.axes.column(1)).abs() * self.half_lengths[1]
+            + self.radius
     }
 
     fn center(&self) -> Point3<T> {

@@ -43,6 +43,7 @@ impl<T: Scalar> Sphere<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
     const NAME: &'static str = "sphere";
+    const REFINE_DISTANCE_BOUND: bool = false;
 
     /// The minimum sphere ([`Sphere::welzl`], RTCD §4.3.5).
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
@@ -89,6 +90,10 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
             center: iso * self.center,
             radius: self.radius,
         }
+    }
+
+    fn projection_radius(&self, _dir: &Vector3<T>) -> T {
+        self.radius
     }
 
     fn center(&self) -> Point3<T> {

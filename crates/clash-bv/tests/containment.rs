@@ -118,6 +118,36 @@ fn check_all<T: Scalar>(raw: &[Point3<f64>], seed: u64) {
             }
         }};
     }
+    // Projection radii (mesh distance's cheap bound) cover the volume: its
+    // extreme points and the fitted points, in random directions.
+    macro_rules! projection {
+        ($b:ty) => {{
+            let bv = <$b>::fit_points(&pts).unwrap();
+            let mut points = bv.sample(&mut r);
+            points.extend_from_slice(&pts);
+            let c = bv.center();
+            let ptol = tol + common::tolerance(&points);
+            for _ in 0..16 {
+                let d = common::unit_vector::<T>(&mut r);
+                let radius = bv.projection_radius(&d);
+                for p in &points {
+                    assert!(
+                        d.dot(&(p - c)).abs() <= radius + ptol,
+                        "{}: projection radius {radius:?} along {d:?} misses {p:?}",
+                        stringify!($b)
+                    );
+                }
+            }
+        }};
+    }
+    projection!(Aabb<T>);
+    projection!(Sphere<T>);
+    projection!(Obb<T>);
+    projection!(Capsule<T>);
+    projection!(Rss<T>);
+    projection!(Kdop14<T>);
+    projection!(Kdop18<T>);
+    projection!(Kdop26<T>);
     motion!(Aabb<T>);
     motion!(Sphere<T>);
     motion!(Obb<T>);

@@ -3,7 +3,7 @@
 //! triangle/triangle closest points.
 
 use crate::{Bvh, MAX_DEPTH};
-use clash_bv::BoundingVolume;
+use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::{Isometry3, Point3, Scalar};
 use clash_narrow::closest::triangle_triangle;
 use rayon::prelude::*;
@@ -96,19 +96,37 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         };
         let stop_d2 = request.stop_below * request.stop_below;
         let mut best: Option<MeshDistance<T>> = None;
+        let pose = RelativePose::new(other_to_self);
+        let to_other = pose.rotation.transpose();
+        // The cheap bound: the gap between the two volumes' projections on
+        // the line through their centres (a support-function bound; RTCD
+        // §5.5.8's separating axis, measured), less a rounding allowance.
         let bound = |a: u32, b: u32| -> T {
             let (na, nb) = (&self.nodes[a as usize].bv, &other.nodes[b as usize].bv);
-            let moved = nb.transformed(other_to_self);
-            let d = na
-                .distance_lower_bound(&moved)
-                .unwrap_or_else(|| na.aabb().distance(&moved.aabb()));
-            // The bounding spheres of the boxes often bound better at a
-            // distance (OBBs' separating-axis bound is weak there); keep the larger.
-            let (oa, ob) = (na.bounding_obb(), moved.bounding_obb());
-            let spheres =
-                (oa.center - ob.center).norm() - oa.half_extents.norm() - ob.half_extents.norm();
-            let d = d.max_of(spheres * (T::ONE - T::EPSILON * T::lit(8.0)));
-            d * d
+            let ca = na.center().coords;
+            let cb = pose.rotation * nb.center().coords + pose.translation;
+            let d = cb - ca;
+            let len = d.norm();
+            if !(len > T::ZERO) {
+                return T::ZERO;
+            }
+            let u = d / len;
+            let (ra, rb) = (
+                na.projection_radius(&u),
+                nb.projection_radius(&(to_other * u)),
+            );
+            let slack = (ca.amax() + cb.amax() + len + ra + rb) * (T::EPSILON * T::lit(64.0));
+            let gap = len - ra - rb - slack;
+            if gap > T::ZERO { gap * gap } else { T::ZERO }
+        };
+        // The volume type's own bound (for RSS the exact rectangle distance),
+        // dearer: computed only for pairs the cheap bound could not prune.
+        let exact_bound = |a: u32, b: u32| -> T {
+            let (na, nb) = (&self.nodes[a as usize].bv, &other.nodes[b as usize].bv);
+            match na.distance_lower_bound(&nb.transformed(other_to_self)) {
+                Some(d) => d * d,
+                None => T::ZERO,
+            }
         };
         let mut stack = [(0u32, 0u32, T::ZERO); STACK];
         stack[0] = (0, 0, bound(0, 0));
@@ -120,6 +138,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 continue;
             }
             let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
+            if B::REFINE_DISTANCE_BOUND && !(na.is_leaf() && nb.is_leaf()) {
+                let lb = exact_bound(a, b);
+                if lb >= best_d2 && best.is_some() || lb > best_d2 {
+                    continue;
+                }
+            }
             match (na.triangle_range(), nb.triangle_range()) {
                 (Some(ra), Some(rb)) => {
                     for pa in ra {

@@ -183,6 +183,11 @@ pub trait SamplePoints<T: Scalar> {
     fn sample(&self, r: &mut ChaCha8Rng) -> Vec<Point3<T>>;
 }
 
+/// A random unit vector.
+pub fn unit_vector<T: Scalar>(r: &mut ChaCha8Rng) -> Vector3<T> {
+    sphere_dirs(r, 1)[0]
+}
+
 fn sphere_dirs<T: Scalar>(r: &mut ChaCha8Rng, n: usize) -> Vec<Vector3<T>> {
     (0..n)
         .map(|_| {
