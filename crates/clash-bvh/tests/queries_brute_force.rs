@@ -436,6 +436,59 @@ fn distance_equals_brute_force() {
     );
 }
 
+/// The pruning bounds (projection on the centre line, then each type's own
+/// bound) never discard the closest pair: every volume type, many poses from
+/// overlapping to far apart, and the same scene moved 1e6 away and scaled
+/// down to 1e-6.
+#[test]
+fn distance_pruning_never_misses_the_closest_pair() {
+    fn sweep<B: clash_bv::BoundingVolume<f64>>(ma: &TriMesh<f64>, mb: &TriMesh<f64>, seed: u64) {
+        let a = Bvh::<f64, B>::build(ma.clone(), &BuildOptions::default()).unwrap();
+        let b = Bvh::<f64, B>::build(mb.clone(), &BuildOptions::sah()).unwrap();
+        let mut rng = seeded(seed);
+        for k in 0..60 {
+            let reach = [0.5, 1.5, 4.0][k % 3];
+            let pose = random_pose::<f64>(&mut rng, reach, 3.2);
+            let exact = brute_distance(ma, mb, &pose);
+            let d = a.distance(&b, &pose).distance;
+            assert!(
+                (d - exact).abs() <= 1e-12 * (1.0 + exact),
+                "{} pose {k}: {d} vs brute force {exact}",
+                std::any::type_name::<B>()
+            );
+        }
+    }
+    let ma: TriMesh<f64> = random_soup(&mut seeded(81), 120, 1.0, 0.2);
+    let mb: TriMesh<f64> = random_soup(&mut seeded(82), 90, 1.0, 0.2);
+    for (k, (scale, shift)) in [(1.0, 0.0), (1.0, 1e6), (1e-6, 0.0)]
+        .into_iter()
+        .enumerate()
+    {
+        let moved = |m: &TriMesh<f64>| {
+            let v = m
+                .vertices()
+                .iter()
+                .map(|p| Point3::from(p.coords * scale).map(|c| c + shift))
+                .collect();
+            TriMesh::new(v, m.indices().to_vec()).unwrap()
+        };
+        let (ma, mb) = (moved(&ma), moved(&mb));
+        let seed = 100 + 10 * k as u64;
+        if scale == 1.0 && shift == 0.0 {
+            sweep::<Rss<f64>>(&ma, &mb, seed);
+            sweep::<Obb<f64>>(&ma, &mb, seed + 1);
+            sweep::<Aabb<f64>>(&ma, &mb, seed + 2);
+            sweep::<Sphere<f64>>(&ma, &mb, seed + 3);
+            sweep::<clash_bv::Capsule<f64>>(&ma, &mb, seed + 4);
+            sweep::<clash_bv::Kdop14<f64>>(&ma, &mb, seed + 5);
+            sweep::<Kdop18<f64>>(&ma, &mb, seed + 6);
+        } else {
+            sweep::<Rss<f64>>(&ma, &mb, seed);
+            sweep::<Obb<f64>>(&ma, &mb, seed + 1);
+        }
+    }
+}
+
 #[test]
 fn shapes_equal_brute_force() {
     let mesh: TriMesh<f64> = random_soup(&mut seeded(70), 600, 1.0, 0.1);
