@@ -107,7 +107,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let cb = pose.rotation * nb.center().coords + pose.translation;
             let d = cb - ca;
             let len = d.norm();
-            if !(len > T::ZERO) {
+            if len <= T::ZERO {
                 return T::ZERO;
             }
             let u = d / len;

@@ -6,9 +6,9 @@ use crate::input::{self, Loaded};
 use crate::output::{self, JsonLines, xyz};
 use crate::tree_kind::{TreeKind, with_tree_kind};
 use clash::bv::BoundingVolume;
-use clash::bvh::{BvPair, BvQuery, Bvh, CollisionRequest, RayQuery};
+use clash::bvh::{BvPair, BvQuery, Bvh, CollisionRequest, CollisionResult, RayQuery};
 use clash::math::Scalar;
-use indicatif::ParallelProgressIterator;
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
@@ -21,6 +21,25 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Cl
         .build()
         .map_err(|e| CliError::new(format!("cannot start {threads} threads: {e}")))?;
     Ok(pool.install(f))
+}
+
+/// `f` over `items` on the current pool, results in input order. The
+/// progress bar advances once per chunk: a per-item update would serialise
+/// the workers on its lock.
+fn in_parallel<I: Sync, R: Send>(
+    items: &[I],
+    bar: &ProgressBar,
+    f: impl Fn(&I) -> R + Sync,
+) -> Vec<R> {
+    let chunks: Vec<Vec<R>> = items
+        .par_chunks(64)
+        .map(|chunk| {
+            let out: Vec<R> = chunk.iter().map(&f).collect();
+            bar.inc(chunk.len() as u64);
+            out
+        })
+        .collect();
+    chunks.into_iter().flatten().collect()
 }
 
 fn describe<T: Scalar, B: BoundingVolume<T>>(path: &Path, l: &Loaded<T, B>) {
@@ -169,19 +188,22 @@ fn summary(what: &str, n: usize, elapsed: std::time::Duration, threads: usize) {
 fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(args: &CollideArgs) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
     let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
-    let request = if args.any {
-        CollisionRequest::any()
-    } else {
-        CollisionRequest::all()
-    };
+    let request = CollisionRequest::all();
     let bar = output::progress(poses.len(), "collide");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
-        poses
-            .par_iter()
-            .progress_with(bar.clone())
-            .map(|pose| a.collide(&b, pose, &request))
-            .collect::<Vec<_>>()
+        in_parallel(&poses, &bar, |pose| {
+            if args.any {
+                // The any-contact descent, without collecting pairs.
+                let hit = a.intersects(&b, pose);
+                CollisionResult {
+                    pairs: if hit { vec![[0, 0]] } else { Vec::new() },
+                    containment: None,
+                }
+            } else {
+                a.collide(&b, pose, &request)
+            }
+        })
     })?;
     let elapsed = start.elapsed();
     bar.finish_and_clear();
@@ -221,11 +243,7 @@ fn distance_as<T: Scalar, B: BoundingVolume<T>>(args: &DistanceArgs) -> CliResul
     let bar = output::progress(poses.len(), "distance");
     let start = Instant::now();
     let results = with_threads(args.threads, || {
-        poses
-            .par_iter()
-            .progress_with(bar.clone())
-            .map(|pose| a.distance(&b, pose))
-            .collect::<Vec<_>>()
+        in_parallel(&poses, &bar, |pose| a.distance(&b, pose))
     })?;
     let elapsed = start.elapsed();
     bar.finish_and_clear();
@@ -276,10 +294,7 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(args: &RaycastArgs) -> CliResult<()> {
     let bar = output::progress(rays.len(), "raycast");
     let start = Instant::now();
     let hits = with_threads(args.threads, || {
-        rays.par_iter()
-            .progress_with(bar.clone())
-            .map(|ray| tree.cast_ray(ray, &query))
-            .collect::<Vec<_>>()
+        in_parallel(&rays, &bar, |ray| tree.cast_ray(ray, &query))
     })?;
     let elapsed = start.elapsed();
     bar.finish_and_clear();
