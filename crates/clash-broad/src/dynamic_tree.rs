@@ -100,7 +100,7 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     margin: T,
     prediction: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
-    pub(crate) search: Vec<(T, u32)>,
+    pub(crate) search: Vec<(T, u32, T, T)>,
     /// Scratch of the pair traversal.
     pub(crate) pair_stack: Vec<(u32, u32)>,
     /// Slots whose fat box changed (inserted or re-inserted) since the last pair enumeration.
@@ -111,10 +111,14 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// pair enumeration; valid when `fat_pairs_valid`.
     pub(crate) fat_pairs: Vec<(u32, u32)>,
     pub(crate) fat_pairs_valid: bool,
+    /// Scratch of the output sort: exact pairs packed as `a << 32 | b`.
+    pub(crate) pair_keys: Vec<u64>,
     /// Slots whose leaf was enlarged in place by `update` and awaits
     /// re-insertion at the next [`settle`](Self::settle).
     pub(crate) pending: Vec<u32>,
     pub(crate) pending_flag: Vec<bool>,
+    /// Re-insertions since the last rebuild.
+    pub(crate) churn: usize,
 }
 
 impl<T: Scalar, U> DynamicTree<T, U> {
@@ -154,8 +158,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             moved_flag: Vec::new(),
             fat_pairs: Vec::new(),
             fat_pairs_valid: false,
+            pair_keys: Vec::new(),
             pending: Vec::new(),
             pending_flag: Vec::new(),
+            churn: 0,
         })
     }
 
@@ -506,13 +512,19 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// fat boxes since the last call, each from the root by SAH cost. When
     /// more than an eighth of all objects are pending (a whole scene started
     /// moving at once), one parallel [`rebuild`](Self::rebuild) is cheaper
-    /// and is done instead. [`overlapping_pairs`](Self::overlapping_pairs)
+    /// and is done instead; so it is once the re-insertions since the last
+    /// rebuild exceed twice the object count, which bounds the drift of the
+    /// tree's SAH cost and restores the memory order of its nodes at an
+    /// amortised cost of half a rebuild per `n` re-insertions.
+    /// [`overlapping_pairs`](Self::overlapping_pairs)
     /// calls this first; call it yourself when you update without asking for pairs.
     pub fn settle(&mut self) {
         if self.pending.is_empty() {
             return;
         }
-        if self.pending.len() > self.slots.len() / 8 {
+        let n = self.slots.len();
+        self.churn += self.pending.len();
+        if self.pending.len() > n / 8 || self.churn > 2 * n {
             self.rebuild();
             return;
         }

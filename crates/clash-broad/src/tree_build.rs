@@ -7,7 +7,7 @@ use crate::aabb_ops::{surface_area, union};
 use crate::dynamic_tree::Node;
 use crate::slots::NULL;
 use clash_bv::Aabb;
-use clash_math::Scalar;
+use clash_math::{Point3, Scalar};
 
 /// Number of bins per axis.
 const BINS: usize = 16;
@@ -43,6 +43,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             })
             .collect();
         self.free_node = NULL;
+        self.churn = 0;
         for &slot in &self.pending {
             self.pending_flag[slot as usize] = false;
         }
@@ -110,6 +111,10 @@ fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, par
 /// Falls back to a median split when all centroids coincide.
 fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
     let n = items.len();
+    if n == 2 {
+        // Every split of two items gives the same tree.
+        return 1;
+    }
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for it in items.iter() {
@@ -118,47 +123,67 @@ fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
             hi[k] = hi[k].max(it.centroid[k]);
         }
     }
+    // Small nodes get fewer bins: the fixed cost of the sweeps dominates there.
+    let nb = BINS.min(n);
+    // One pass bins every item on all three axes. Empty bins hold the
+    // inverted infinite box, which `union` absorbs.
+    let scale: [f64; 3] = core::array::from_fn(|k| {
+        let extent = hi[k] - lo[k];
+        if extent.is_nan() || extent <= 0.0 {
+            0.0
+        } else {
+            nb as f64 / extent
+        }
+    });
+    let empty = Aabb {
+        min: Point3::new(T::INFINITY, T::INFINITY, T::INFINITY),
+        max: Point3::new(T::NEG_INFINITY, T::NEG_INFINITY, T::NEG_INFINITY),
+    };
+    let mut counts = [[0u32; BINS]; 3];
+    let mut boxes = [[empty; BINS]; 3];
+    for it in items.iter() {
+        for k in 0..3 {
+            let b = bin(it.centroid[k], lo[k], scale[k], nb);
+            counts[k][b] += 1;
+            boxes[k][b] = union(&boxes[k][b], &it.aabb);
+        }
+    }
     // (cost, axis, bins on the left)
     let mut best: Option<(T, usize, usize)> = None;
     for axis in 0..3 {
-        let extent = hi[axis] - lo[axis];
-        if extent.is_nan() || extent <= 0.0 {
+        if scale[axis] == 0.0 {
             continue;
         }
-        let scale = BINS as f64 / extent;
-        let mut counts = [0usize; BINS];
-        let mut boxes: [Option<Aabb<T>>; BINS] = [None; BINS];
-        for it in items.iter() {
-            let b = bin(it.centroid[axis], lo[axis], scale);
-            counts[b] += 1;
-            boxes[b] = Some(boxes[b].map_or(it.aabb, |x| union(&x, &it.aabb)));
-        }
+        let (counts, boxes) = (&counts[axis], &boxes[axis]);
         // Right-to-left prefix areas and counts.
         let mut right_area = [T::ZERO; BINS];
-        let mut right_count = [0usize; BINS];
-        let mut acc: Option<Aabb<T>> = None;
+        let mut right_count = [0u32; BINS];
+        let mut acc = empty;
         let mut cnt = 0;
-        for b in (1..BINS).rev() {
-            if let Some(x) = boxes[b] {
-                acc = Some(acc.map_or(x, |a| union(&a, &x)));
-            }
+        for b in (1..nb).rev() {
             cnt += counts[b];
-            right_area[b] = acc.map_or(T::ZERO, |a| surface_area(&a));
+            if counts[b] > 0 {
+                acc = union(&acc, &boxes[b]);
+            }
+            if cnt > 0 {
+                right_area[b] = surface_area(&acc);
+            }
             right_count[b] = cnt;
         }
-        let mut acc: Option<Aabb<T>> = None;
+        let mut acc = empty;
         let mut cnt = 0;
-        for b in 0..BINS - 1 {
-            if let Some(x) = boxes[b] {
-                acc = Some(acc.map_or(x, |a| union(&a, &x)));
+        for b in 0..nb - 1 {
+            if counts[b] > 0 {
+                acc = union(&acc, &boxes[b]);
             }
             cnt += counts[b];
             let rc = right_count[b + 1];
             if cnt == 0 || rc == 0 {
                 continue;
             }
-            let left_area = acc.map_or(T::ZERO, |a| surface_area(&a));
-            let cost = left_area * T::lit(cnt as f64) + right_area[b + 1] * T::lit(rc as f64);
+            let left_area = surface_area(&acc);
+            let cost =
+                left_area * T::lit(f64::from(cnt)) + right_area[b + 1] * T::lit(f64::from(rc));
             if best.is_none_or(|(c, ..)| cost < c) {
                 best = Some((cost, axis, b + 1));
             }
@@ -166,13 +191,12 @@ fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
     }
     match best {
         Some((_, axis, left_bins)) => {
-            let extent = hi[axis] - lo[axis];
-            let scale = BINS as f64 / extent;
+            let scale = scale[axis];
             let mut i = 0;
             let mut j = n;
             // In-place partition: bins below `left_bins` go first.
             while i < j {
-                if bin(items[i].centroid[axis], lo[axis], scale) < left_bins {
+                if bin(items[i].centroid[axis], lo[axis], scale, nb) < left_bins {
                     i += 1;
                 } else {
                     j -= 1;
@@ -186,6 +210,6 @@ fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
 }
 
 #[inline]
-fn bin(c: f64, lo: f64, scale: f64) -> usize {
-    (((c - lo) * scale) as usize).min(BINS - 1)
+fn bin(c: f64, lo: f64, scale: f64, bins: usize) -> usize {
+    (((c - lo) * scale) as usize).min(bins - 1)
 }

@@ -28,9 +28,17 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let (mut best, mut best_cost) = self.greedy_sibling(b, area_leaf, start);
         let mut stack = core::mem::take(&mut self.search);
         stack.clear();
-        stack.push((T::ZERO, start));
+        // (inherited cost, node, SA(node ∪ b), SA(node)): the areas are
+        // computed once, when the node is pushed by its parent.
+        let start_box = &self.nodes[start as usize].aabb;
+        stack.push((
+            T::ZERO,
+            start,
+            surface_area(&union(start_box, b)),
+            surface_area(start_box),
+        ));
         let mut budget = SEARCH_BUDGET;
-        while let Some((inherited, n)) = stack.pop() {
+        while let Some((inherited, n, direct, area)) = stack.pop() {
             if area_leaf + inherited >= best_cost {
                 continue;
             }
@@ -38,32 +46,32 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 break;
             }
             budget -= 1;
-            let node = &self.nodes[n as usize];
-            let direct = surface_area(&union(&node.aabb, b));
             let cost = direct + inherited;
             if cost < best_cost {
                 best_cost = cost;
                 best = n;
             }
+            let node = &self.nodes[n as usize];
             if node.is_leaf() {
                 continue;
             }
-            let child_inherited = inherited + direct - surface_area(&node.aabb);
+            let child_inherited = inherited + direct - area;
             if area_leaf + child_inherited >= best_cost {
                 continue;
             }
             let [c0, c1] = node.child;
-            let d0 = surface_area(&union(&self.nodes[c0 as usize].aabb, b))
-                - surface_area(&self.nodes[c0 as usize].aabb);
-            let d1 = surface_area(&union(&self.nodes[c1 as usize].aabb, b))
-                - surface_area(&self.nodes[c1 as usize].aabb);
+            let (b0, b1) = (&self.nodes[c0 as usize].aabb, &self.nodes[c1 as usize].aabb);
+            let (u0, a0) = (surface_area(&union(b0, b)), surface_area(b0));
+            let (u1, a1) = (surface_area(&union(b1, b)), surface_area(b1));
+            let e0 = (child_inherited, c0, u0, a0);
+            let e1 = (child_inherited, c1, u1, a1);
             // Visit the child that grows least first (pushed last).
-            if d0 <= d1 {
-                stack.push((child_inherited, c1));
-                stack.push((child_inherited, c0));
+            if u0 - a0 <= u1 - a1 {
+                stack.push(e1);
+                stack.push(e0);
             } else {
-                stack.push((child_inherited, c0));
-                stack.push((child_inherited, c1));
+                stack.push(e0);
+                stack.push(e1);
             }
         }
         self.search = stack;

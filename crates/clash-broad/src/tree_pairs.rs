@@ -18,12 +18,24 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         out.clear();
         self.settle();
         self.update_fat_pairs();
-        for &(a, b) in &self.fat_pairs {
-            if overlaps(&self.slots.aabb[a as usize], &self.slots.aabb[b as usize]) {
-                out.push(ProxyPair::new(self.slots.handle(a), self.slots.handle(b)));
-            }
-        }
-        out.sort_unstable();
+        // Slot order is handle order (handles order by slot index first, and
+        // a slot holds one live object), so sorting by the packed slot pair
+        // sorts the handle pairs.
+        let mut keys = core::mem::take(&mut self.pair_keys);
+        keys.clear();
+        let aabb = &self.slots.aabb;
+        keys.extend(
+            self.fat_pairs
+                .iter()
+                .filter(|&&(a, b)| overlaps(&aabb[a as usize], &aabb[b as usize]))
+                .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
+        );
+        keys.sort_unstable();
+        out.extend(keys.iter().map(|&k| ProxyPair {
+            a: self.slots.handle((k >> 32) as u32),
+            b: self.slots.handle(k as u32),
+        }));
+        self.pair_keys = keys;
     }
 
     /// Brings `fat_pairs` up to date with the current fat boxes.

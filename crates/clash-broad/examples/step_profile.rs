@@ -1,0 +1,98 @@
+//! Phase timings of one broad-phase step of the dynamic tree on the scene of
+//! `benches/benches/broad.rs` (moving boxes bouncing in a cube).
+//!
+//! `cargo run --release -p clash-broad --example step_profile -- 10000 200`
+use clash_broad::{DynamicTree, ProxyHandle, ProxyPair};
+use clash_bv::Aabb;
+use clash_math::{Point3, Vector3};
+use rand::{RngExt, SeedableRng};
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+    let steps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let prediction: f32 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let side = 2.0 * (n as f64).cbrt();
+    let mut r3 = |lo: f64, hi: f64| {
+        [
+            rng.random_range(lo..hi),
+            rng.random_range(lo..hi),
+            rng.random_range(lo..hi),
+        ]
+    };
+    let mut center: Vec<[f64; 3]> = (0..n).map(|_| r3(0.0, side)).collect();
+    let half: Vec<[f64; 3]> = (0..n).map(|_| r3(0.05, 0.8)).collect();
+    let mut vel: Vec<[f64; 3]> = (0..n).map(|_| r3(-0.05, 0.05)).collect();
+    let aabb = |c: &[f64; 3], h: &[f64; 3]| Aabb {
+        min: Point3::new(
+            (c[0] - h[0]) as f32,
+            (c[1] - h[1]) as f32,
+            (c[2] - h[2]) as f32,
+        ),
+        max: Point3::new(
+            (c[0] + h[0]) as f32,
+            (c[1] + h[1]) as f32,
+            (c[2] + h[2]) as f32,
+        ),
+    };
+    let mut tree = DynamicTree::<f32, u32>::with_prediction(0.1, prediction).unwrap();
+    let handles: Vec<ProxyHandle> = (0..n)
+        .map(|i| tree.insert(aabb(&center[i], &half[i]), i as u32).unwrap())
+        .collect();
+    let mut pairs: Vec<ProxyPair> = Vec::new();
+    let (mut t_up, mut t_settle, mut t_pairs, mut moved, mut count) = (0.0, 0.0, 0.0, 0usize, 0);
+    for s in 0..steps {
+        for (c, v) in center.iter_mut().zip(vel.iter_mut()) {
+            for k in 0..3 {
+                c[k] += v[k];
+                if c[k] < 0.0 || c[k] > side {
+                    v[k] = -v[k];
+                }
+            }
+        }
+        let t0 = Instant::now();
+        let mut m = 0;
+        for (i, h) in handles.iter().enumerate() {
+            let v = vel[i];
+            let d = Vector3::new(v[0] as f32, v[1] as f32, v[2] as f32);
+            m += usize::from(tree.update(*h, aabb(&center[i], &half[i]), d).unwrap());
+        }
+        let t1 = Instant::now();
+        tree.settle();
+        let t2 = Instant::now();
+        tree.overlapping_pairs(&mut pairs);
+        let t3 = Instant::now();
+        if std::env::var("VERBOSE").is_ok() && s % 10 == 0 {
+            println!(
+                "step {s}: moved {m} update {:.3} settle {:.3} pairs {:.3}",
+                (t1 - t0).as_secs_f64() * 1e3,
+                (t2 - t1).as_secs_f64() * 1e3,
+                (t3 - t2).as_secs_f64() * 1e3
+            );
+        }
+        if s >= steps / 4 {
+            t_up += (t1 - t0).as_secs_f64();
+            t_settle += (t2 - t1).as_secs_f64();
+            t_pairs += (t3 - t2).as_secs_f64();
+            moved += m;
+            count += 1;
+        }
+    }
+    let c = count as f64 * 1e-3;
+    println!(
+        "n {n} pred {prediction}: update {:.3} ms, settle {:.3} ms, pairs {:.3} ms, total {:.3} ms; moved/step {:.0}; pairs {}; quality {:.4}",
+        t_up / c,
+        t_settle / c,
+        t_pairs / c,
+        (t_up + t_settle + t_pairs) / c,
+        moved as f64 / count as f64,
+        pairs.len(),
+        {
+            let mut f = tree.clone();
+            f.rebuild();
+            tree.total_internal_area() / f.total_internal_area()
+        }
+    );
+}
