@@ -119,7 +119,13 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) pending_flag: Vec<bool>,
     /// Re-insertions since the last rebuild.
     pub(crate) churn: usize,
+    /// [`cost_ratio`](Self::cost_ratio) right after the last rebuild.
+    pub(crate) rebuilt_cost: f64,
 }
+
+/// How far the tree's cost may drift above its value after the last rebuild
+/// while many leaves move before [`DynamicTree::settle`] rebuilds (1.05: 5%).
+pub const REFIT_DRIFT: f64 = 1.05;
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// An empty tree whose fat boxes are enlarged by `margin` on every side,
@@ -162,6 +168,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pending: Vec::new(),
             pending_flag: Vec::new(),
             churn: 0,
+            rebuilt_cost: 0.0,
         })
     }
 
@@ -510,9 +517,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
     /// Re-inserts the leaves that [`update`](Self::update) moved out of their
     /// fat boxes since the last call, each from the root by SAH cost. When
-    /// more than an eighth of all objects are pending (a whole scene started
-    /// moving at once), one parallel [`rebuild`](Self::rebuild) is cheaper
-    /// and is done instead; so it is once the re-insertions since the last
+    /// more than an eighth of all objects are pending (a whole scene is
+    /// moving), re-inserting them one by one costs more than keeping the
+    /// tree as it is: their leaves were already refitted in place, so the
+    /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
+    /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
+    /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
+    /// once it drifts further. A rebuild is also done once the re-insertions since the last
     /// rebuild exceed twice the object count, which bounds the drift of the
     /// tree's SAH cost and restores the memory order of its nodes at an
     /// amortised cost of half a rebuild per `n` re-insertions.
@@ -523,8 +534,19 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             return;
         }
         let n = self.slots.len();
+        if self.pending.len() > n / 8 {
+            if self.cost_ratio() > self.rebuilt_cost * REFIT_DRIFT {
+                self.rebuild();
+            } else {
+                for &slot in &self.pending {
+                    self.pending_flag[slot as usize] = false;
+                }
+                self.pending.clear();
+            }
+            return;
+        }
         self.churn += self.pending.len();
-        if self.pending.len() > n / 8 || self.churn > 2 * n {
+        if self.churn > 2 * n {
             self.rebuild();
             return;
         }

@@ -33,7 +33,7 @@ mod tree_queries;
 mod tree_validate;
 
 pub use broad_phase::{BroadPhase, RayHit};
-pub use dynamic_tree::DynamicTree;
+pub use dynamic_tree::{DynamicTree, REFIT_DRIFT};
 pub use error::BroadPhaseError;
 pub use handle::{ProxyHandle, ProxyPair};
 pub use pair_tracker::PairTracker;

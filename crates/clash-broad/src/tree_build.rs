@@ -65,6 +65,26 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.nodes = nodes;
         self.node_count = count;
         self.root = 0;
+        self.rebuilt_cost = self.cost_ratio();
+    }
+
+    /// The tree's SAH cost as a scale-free ratio: the sum of the internal
+    /// nodes' areas over the sum of the leaves' (fat box) areas. Constant
+    /// under uniform scaling; grows as refitted boxes drift apart.
+    pub fn cost_ratio(&self) -> f64 {
+        let (mut internal, mut leaves) = (0.0f64, 0.0f64);
+        for node in &self.nodes {
+            if node.height == crate::dynamic_tree::FREE {
+                continue;
+            }
+            let a = crate::aabb_ops::surface_area(&node.aabb).to_f64();
+            if node.is_leaf() {
+                leaves += a;
+            } else {
+                internal += a;
+            }
+        }
+        if leaves > 0.0 { internal / leaves } else { 0.0 }
     }
 }
 
