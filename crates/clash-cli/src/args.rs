@@ -78,9 +78,10 @@ pub enum Split {
 /// Options for building a tree from a mesh.
 #[derive(Debug, Clone, Args)]
 pub struct TreeOptions {
-    /// Bounding volume type (for meshes; a saved tree keeps its own).
-    #[arg(long, value_enum, default_value_t = BvKind::Obb)]
-    pub bv: BvKind,
+    /// Bounding volume type for meshes (a saved tree keeps its own)
+    /// [default: rss for `distance`, obb otherwise].
+    #[arg(long, value_enum)]
+    pub bv: Option<BvKind>,
     /// Scalar type (for meshes; a saved tree keeps its own).
     #[arg(long, value_enum, default_value_t = Precision::F64)]
     pub precision: Precision,

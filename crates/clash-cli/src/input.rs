@@ -1,7 +1,7 @@
 //! Reading the command's inputs: meshes or saved trees, poses and rays
 //! files. Every error names the file, and the line for text files.
 
-use crate::args::{Split, TreeOptions};
+use crate::args::{BvKind, Split, TreeOptions};
 use crate::error::{CliError, CliResult};
 use crate::tree_kind::TreeKind;
 use clash::bv::BoundingVolume;
@@ -32,14 +32,19 @@ pub fn tree_header(path: &Path) -> CliResult<Option<TreeHeader>> {
         .map_err(|e| CliError::new(format!("{}: {e}", path.display())))
 }
 
-/// The tree kind of `path` if it is a saved tree, else the one `options` asks for.
-pub fn kind_of(path: &Path, options: &TreeOptions) -> CliResult<(TreeKind, bool)> {
+/// The tree kind of `path` if it is a saved tree, else the one `options` asks
+/// for (`default_bv` when they name no volume type).
+pub fn kind_of(
+    path: &Path,
+    options: &TreeOptions,
+    default_bv: BvKind,
+) -> CliResult<(TreeKind, bool)> {
     Ok(match tree_header(path)? {
         Some(h) => (TreeKind::from_header(&h, path)?, true),
         None => (
             TreeKind {
                 precision: options.precision,
-                bv: options.bv,
+                bv: options.bv.unwrap_or(default_bv),
             },
             false,
         ),
@@ -48,9 +53,14 @@ pub fn kind_of(path: &Path, options: &TreeOptions) -> CliResult<(TreeKind, bool)
 
 /// The kind two inputs share: a saved tree fixes its own kind, meshes take it
 /// from the other input or the options.
-pub fn common_kind(a: &Path, b: &Path, options: &TreeOptions) -> CliResult<TreeKind> {
-    let (ka, a_tree) = kind_of(a, options)?;
-    let (kb, b_tree) = kind_of(b, options)?;
+pub fn common_kind(
+    a: &Path,
+    b: &Path,
+    options: &TreeOptions,
+    default_bv: BvKind,
+) -> CliResult<TreeKind> {
+    let (ka, a_tree) = kind_of(a, options, default_bv)?;
+    let (kb, b_tree) = kind_of(b, options, default_bv)?;
     match (a_tree, b_tree) {
         (true, true) if ka != kb => Err(CliError::new(format!(
             "{} holds a tree of type {} but {} holds one of type {}; build both with the same --bv and --precision",

@@ -262,6 +262,26 @@ fn collide_and_distance_match_the_library() {
         .success();
     let lines = json_lines(&run.get_output().stdout);
     assert_eq!(lines.len(), poses.len());
+    // Meshes alone get RSS trees for distance (the tree saved above is an OBB tree).
+    let rss = (
+        Bvh::<f64, Rss<f64>>::build(load_mesh(&a_mesh).unwrap(), &BuildOptions::default()).unwrap(),
+        Bvh::<f64, Rss<f64>>::build(load_mesh(&b_mesh).unwrap(), &BuildOptions::default()).unwrap(),
+    );
+    let run_rss = clash()
+        .arg("distance")
+        .arg(&a_mesh)
+        .arg(&b_mesh)
+        .arg("--poses")
+        .arg(&poses_path)
+        .assert()
+        .success();
+    let stderr = String::from_utf8(run_rss.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("rss/f64 tree built"), "{stderr}");
+    for (line, pose) in json_lines(&run_rss.get_output().stdout).iter().zip(&poses) {
+        let expected = rss.0.distance(&rss.1, pose);
+        assert_eq!(line["distance"].as_f64().unwrap(), expected.distance);
+        assert_eq!(line["triangle_a"], expected.triangles[0]);
+    }
     for (i, (line, pose)) in lines.iter().zip(&poses).enumerate() {
         let expected = a.distance(&b, pose);
         assert_eq!(
