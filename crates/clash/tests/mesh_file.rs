@@ -394,6 +394,25 @@ fn malformed_ply_files_are_refused() {
     let binary = write_ply(&m, PlyEncoding::Little);
     let (_, msg) = error_of("ply", &binary[..binary.len() - 3]);
     assert!(msg.contains("malformed PLY"), "{msg}");
+    // Counts that overflow, or that the file cannot hold (a panic in ply-rs,
+    // found by the fuzzer).
+    let (e, msg) = error_of(
+        "ply",
+        good.replace("element vertex 3", "element vertex 99999999999999999999999")
+            .as_bytes(),
+    );
+    assert_eq!(line_of(&e), Some(4), "{msg}");
+    let (_, msg) = error_of(
+        "ply",
+        good.replace("element vertex 3", "element vertex 4000000000")
+            .as_bytes(),
+    );
+    assert!(msg.contains("more than the file holds"), "{msg}");
+    let (e, msg) = error_of(
+        "ply",
+        good.replace("0.0 1.0 0.0 7", "0.0 1.0 x 7").as_bytes(),
+    );
+    assert_eq!(line_of(&e), Some(14), "{msg}");
 }
 
 #[test]

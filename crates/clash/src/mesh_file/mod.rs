@@ -9,10 +9,11 @@
 //! no triangle. Malformed files give a [`MeshFileError`] naming the file and,
 //! for text formats, the line; nothing panics.
 //!
-//! OBJ and STL are read by the small parsers of this module (so errors can
-//! name the line, and binary STL is told from ASCII by its exact size rather
-//! than by the word `solid`, which some binary exporters write in the
-//! header); PLY is read by the `ply-rs` crate.
+//! The three formats are read by the small parsers of this module: errors
+//! name the line, binary STL is told from ASCII by its exact size rather
+//! than by the word `solid` (which some binary exporters write in the
+//! header), and no malformed file can panic (the `ply-rs` crate could; the
+//! `mesh_file` fuzz target found it).
 
 mod obj;
 mod ply;
