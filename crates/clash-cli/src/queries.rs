@@ -8,13 +8,12 @@ use crate::input::{self, Loaded};
 use crate::output::{self, JsonLines, xyz};
 use crate::tree_kind::{TreeKind, with_tree_kind};
 use clash::bv::BoundingVolume;
-use clash::bvh::{BvPair, BvQuery, Bvh, CollisionRequest, CollisionResult, RayQuery};
+use clash::bvh::{BvPair, BvQuery, Bvh, CollisionRequest, RayQuery};
 use clash::math::Scalar;
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Runs `f` on a rayon pool of `threads` workers (0: one per core).
 pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> CliResult<R> {
@@ -25,23 +24,30 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Cl
     Ok(pool.install(f))
 }
 
-/// `f` over `items` on the current pool, results in input order. The
-/// progress bar advances once per chunk: a per-item update would serialise
-/// the workers on its lock.
-fn in_parallel<I: Sync, R: Send>(
+/// `f` over `items` on a pool of `threads` workers, results in input order,
+/// with a progress bar and the time taken. The bar advances once per chunk:
+/// a per-item update would serialise the workers on its lock.
+fn timed_batch<I: Sync, R: Send>(
     items: &[I],
-    bar: &ProgressBar,
-    f: impl Fn(&I) -> R + Sync,
-) -> Vec<R> {
-    let chunks: Vec<Vec<R>> = items
-        .par_chunks(64)
-        .map(|chunk| {
-            let out: Vec<R> = chunk.iter().map(&f).collect();
-            bar.inc(chunk.len() as u64);
-            out
-        })
-        .collect();
-    chunks.into_iter().flatten().collect()
+    threads: usize,
+    what: &str,
+    f: impl Fn(&I) -> R + Sync + Send,
+) -> CliResult<(Vec<R>, Duration)> {
+    let bar = output::progress(items.len(), what);
+    let start = Instant::now();
+    let chunks: Vec<Vec<R>> = with_threads(threads, || {
+        items
+            .par_chunks(64)
+            .map(|chunk| {
+                let out: Vec<R> = chunk.iter().map(&f).collect();
+                bar.inc(chunk.len() as u64);
+                out
+            })
+            .collect()
+    })?;
+    let elapsed = start.elapsed();
+    bar.finish_and_clear();
+    Ok((chunks.into_iter().flatten().collect(), elapsed))
 }
 
 fn describe<T: Scalar, B: BoundingVolume<T>>(path: &Path, l: &Loaded<T, B>) {
@@ -191,31 +197,24 @@ fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(args: &CollideArgs
     let poses = input::read_poses::<T>(&args.poses)?;
     let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
     let request = CollisionRequest::all();
-    let bar = output::progress(poses.len(), "collide");
-    let start = Instant::now();
-    let results = with_threads(args.threads, || {
-        in_parallel(&poses, &bar, |pose| {
-            if args.any {
-                // The any-contact descent, without collecting pairs.
-                let hit = a.intersects(&b, pose);
-                CollisionResult {
-                    pairs: if hit { vec![[0, 0]] } else { Vec::new() },
-                    containment: None,
-                }
-            } else {
-                a.collide(&b, pose, &request)
-            }
-        })
+    // (collides, number of triangle pairs, the pairs)
+    let (results, elapsed) = timed_batch(&poses, args.threads, "collide", |pose| {
+        if args.any {
+            // The any-contact descent: at most one pair, not collected.
+            let hit = a.intersects(&b, pose);
+            (hit, usize::from(hit), Vec::new())
+        } else {
+            let r = a.collide(&b, pose, &request);
+            (r.collides(), r.pairs.len(), r.pairs)
+        }
     })?;
-    let elapsed = start.elapsed();
-    bar.finish_and_clear();
     let mut out = JsonLines::stdout();
-    for (i, r) in results.iter().enumerate() {
+    for (i, (collide, count, pairs)) in results.iter().enumerate() {
         out.write(&CollideLine {
             pose: i,
-            collide: r.collides(),
-            pairs: r.pairs.len(),
-            pair_list: args.all_pairs.then_some(&r.pairs[..]),
+            collide: *collide,
+            pairs: *count,
+            pair_list: args.all_pairs.then_some(&pairs[..]),
         })?;
     }
     out.finish()?;
@@ -243,13 +242,9 @@ pub fn distance(args: &DistanceArgs) -> CliResult<()> {
 fn distance_as<T: Scalar, B: BoundingVolume<T>>(args: &DistanceArgs) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
     let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
-    let bar = output::progress(poses.len(), "distance");
-    let start = Instant::now();
-    let results = with_threads(args.threads, || {
-        in_parallel(&poses, &bar, |pose| a.distance(&b, pose))
+    let (results, elapsed) = timed_batch(&poses, args.threads, "distance", |pose| {
+        a.distance(&b, pose)
     })?;
-    let elapsed = start.elapsed();
-    bar.finish_and_clear();
     let mut out = JsonLines::stdout();
     for (i, d) in results.iter().enumerate() {
         out.write(&DistanceLine {
@@ -294,13 +289,9 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(args: &RaycastArgs) -> CliResult<()> {
     describe(&args.mesh, &loaded);
     let tree = loaded.tree;
     let query = RayQuery::default();
-    let bar = output::progress(rays.len(), "raycast");
-    let start = Instant::now();
-    let hits = with_threads(args.threads, || {
-        in_parallel(&rays, &bar, |ray| tree.cast_ray(ray, &query))
+    let (hits, elapsed) = timed_batch(&rays, args.threads, "raycast", |ray| {
+        tree.cast_ray(ray, &query)
     })?;
-    let elapsed = start.elapsed();
-    bar.finish_and_clear();
     let mut out = JsonLines::stdout();
     for (i, h) in hits.iter().enumerate() {
         out.write(&RayLine {
