@@ -143,6 +143,19 @@ impl ParseError {
     }
 }
 
+/// `bytes` as text, or an error naming the line of the first byte that is
+/// not UTF-8.
+pub(crate) fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        ParseError::line(line, "not UTF-8 text")
+    })
+}
+
 /// Vertices and triangles as read, before conversion to a [`TriMesh`].
 #[derive(Debug, Default)]
 pub(crate) struct RawMesh {

@@ -6,14 +6,7 @@
 use super::{ParseError, RawMesh};
 
 pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        ParseError::line(line, "not UTF-8 text")
-    })?;
+    let text = super::utf8_text(bytes)?;
     let mut mesh = RawMesh::default();
     // Face corners are checked against the vertex count at the end (a file
     // may refer forward), so remember the line of each face's largest index.

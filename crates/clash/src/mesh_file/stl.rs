@@ -57,14 +57,7 @@ fn parse_binary(records: &[u8]) -> RawMesh {
 /// `solid name` { `facet normal n n n` `outer loop` `vertex x y z` ×3
 /// `endloop` `endfacet` } `endsolid name`, keywords case-insensitive.
 fn parse_ascii(bytes: &[u8]) -> Result<RawMesh, ParseError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        ParseError::line(line, "not UTF-8 text")
-    })?;
+    let text = super::utf8_text(bytes)?;
     let mut lines = text
         .lines()
         .enumerate()
