@@ -322,7 +322,7 @@ fn collide(c: &mut Criterion) {
         b.iter(|| {
             poses32[..n_parry]
                 .iter()
-                .filter(|p| obb32.intersects(&obb32, p))
+                .filter(|p| obb32.intersects(&obb32, *p))
                 .count()
         })
     });
@@ -331,7 +331,7 @@ fn collide(c: &mut Criterion) {
         .iter()
         .zip(&pp)
         .filter(|(c, p)| {
-            obb32.intersects(&obb32, c)
+            obb32.intersects(&obb32, *c)
                 == parry3d::query::intersection_test(&id, &pm, p, &pm).is_ok_and(|r| r.intersecting)
         })
         .count();

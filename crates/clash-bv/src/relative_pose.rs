@@ -1,7 +1,9 @@
 //! [`RelativePose`]: the pose of one tree's frame in another's, with its
 //! rotation matrix computed once per query rather than once per node pair.
 
-use clash_math::{Isometry3, Matrix3, Scalar, Vector3};
+use clash_math::{
+    Isometry3, Matrix3, Point3, Rotation3, Scalar, Triangle, UnitQuaternion, Vector3,
+};
 
 /// A rigid transform in both forms: the isometry, and its rotation matrix and
 /// translation vector. Hierarchy traversals build it once per query and pass
@@ -17,6 +19,40 @@ pub struct RelativePose<T: Scalar> {
 }
 
 impl<T: Scalar> RelativePose<T> {
+    /// The pose `x ↦ rotation · x + translation` with the matrix used as
+    /// given: points and triangles are placed with it (not with a
+    /// quaternion, which cannot hold most matrices exactly: a quarter turn's
+    /// quaternion rounds, and its matrix then carries 2e-16 where the given
+    /// one has 0, which opens gaps at exactly touching contacts). `rotation`
+    /// must be orthonormal to within a few ulps; `iso` holds the nearest
+    /// unit quaternion for the queries that need an isometry.
+    pub fn from_matrix(rotation: Matrix3<T>, translation: Vector3<T>) -> Self {
+        let q = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(rotation));
+        Self {
+            iso: Isometry3::from_parts(translation.into(), q),
+            rotation,
+            translation,
+        }
+    }
+
+    /// `rotation · p + translation`.
+    #[inline]
+    pub fn transform_point(&self, p: &Point3<T>) -> Point3<T> {
+        (self.rotation * p.coords + self.translation).into()
+    }
+
+    /// The triangle with each corner placed by [`Self::transform_point`]:
+    /// how trees place the other tree's triangles, so that their answers
+    /// equal brute force over triangles placed the same way.
+    #[inline]
+    pub fn transform_triangle(&self, t: &Triangle<T>) -> Triangle<T> {
+        Triangle::new(
+            self.transform_point(&t.a),
+            self.transform_point(&t.b),
+            self.transform_point(&t.c),
+        )
+    }
+
     /// Both forms of `iso`.
     #[inline]
     pub fn new(iso: &Isometry3<T>) -> Self {
@@ -25,5 +61,23 @@ impl<T: Scalar> RelativePose<T> {
             rotation: iso.rotation.to_rotation_matrix().into_inner(),
             translation: iso.translation.vector,
         }
+    }
+}
+
+impl<T: Scalar> From<&Isometry3<T>> for RelativePose<T> {
+    fn from(iso: &Isometry3<T>) -> Self {
+        Self::new(iso)
+    }
+}
+
+impl<T: Scalar> From<Isometry3<T>> for RelativePose<T> {
+    fn from(iso: Isometry3<T>) -> Self {
+        Self::new(&iso)
+    }
+}
+
+impl<T: Scalar> From<&RelativePose<T>> for RelativePose<T> {
+    fn from(pose: &RelativePose<T>) -> Self {
+        *pose
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
-use clash_math::{Isometry3, Scalar};
+use clash_math::Scalar;
 use core::ops::ControlFlow;
 
 /// A pair of intersecting triangles: `[index in mesh A, index in mesh B]`.
@@ -93,7 +93,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn intersects<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
-        other_to_self: &Isometry3<T>,
+        other_to_self: impl Into<RelativePose<T>>,
     ) -> bool
     where
         B: BvPair<T, B2>,
@@ -106,7 +106,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn contacts<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
-        other_to_self: &Isometry3<T>,
+        other_to_self: impl Into<RelativePose<T>>,
     ) -> Vec<TrianglePair>
     where
         B: BvPair<T, B2>,
@@ -121,14 +121,15 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn collide<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
-        other_to_self: &Isometry3<T>,
+        other_to_self: impl Into<RelativePose<T>>,
         request: &CollisionRequest,
     ) -> CollisionResult
     where
         B: BvPair<T, B2>,
     {
+        let pose = other_to_self.into();
         let mut pairs = Vec::new();
-        let _ = self.for_each_contact(other, other_to_self, |p| {
+        let _ = self.for_each_contact(other, &pose, |p| {
             pairs.push(p);
             if pairs.len() >= request.max_pairs {
                 ControlFlow::Break(())
@@ -137,7 +138,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             }
         });
         let containment = if request.containment && pairs.is_empty() {
-            crate::containment::containment(self, other, other_to_self)
+            crate::containment::containment(self, other, &pose.iso)
         } else {
             None
         };
@@ -149,15 +150,17 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn for_each_contact<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
-        other_to_self: &Isometry3<T>,
+        other_to_self: impl Into<RelativePose<T>>,
         mut f: impl FnMut(TrianglePair) -> ControlFlow<()>,
     ) -> ControlFlow<()>
     where
         B: BvPair<T, B2>,
     {
-        // Triangles of `other` are placed with `Triangle::transformed`, so an
-        // answer equals brute force over `tb.transformed(other_to_self)`.
-        self.descend(other, other_to_self, u32::MAX, |a, b| {
+        // Triangles of `other` are placed with `RelativePose::transform_triangle`
+        // (the pose's matrix), so an answer equals brute force over triangles
+        // placed that way.
+        let pose = other_to_self.into();
+        self.descend(other, &pose, u32::MAX, |a, b| {
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
             match (na.triangle_range(), nb.triangle_range()) {
@@ -168,7 +171,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                             let (tb, ib) = other.leaf_triangle(pb);
                             if clash_narrow::overlap::triangle_triangle(
                                 ta,
-                                &tb.transformed(other_to_self),
+                                &pose.transform_triangle(tb),
                             ) {
                                 f([ia, ib])?;
                             }
@@ -190,14 +193,14 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn for_each_overlapping_node<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
-        other_to_self: &Isometry3<T>,
+        other_to_self: impl Into<RelativePose<T>>,
         max_depth: u32,
         f: impl FnMut(u32, u32) -> ControlFlow<()>,
     ) -> ControlFlow<()>
     where
         B: BvPair<T, B2>,
     {
-        self.descend(other, other_to_self, max_depth, f)
+        self.descend(other, &other_to_self.into(), max_depth, f)
     }
 
     /// The simultaneous descent: calls `visit(a, b)` on each overlapping pair
@@ -208,14 +211,13 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     fn descend<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
-        other_to_self: &Isometry3<T>,
+        pose: &RelativePose<T>,
         max_depth: u32,
         mut visit: impl FnMut(u32, u32) -> ControlFlow<()>,
     ) -> ControlFlow<()>
     where
         B: BvPair<T, B2>,
     {
-        let pose = RelativePose::new(other_to_self);
         // (node a, node b, depth a, depth b)
         let mut stack = [(0u32, 0u32, 0u32, 0u32); STACK];
         let mut len = 1usize;
@@ -224,7 +226,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let (a, b, da, db) = stack[len];
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
-            if !na.bv.overlaps_pair(&nb.bv, &pose) {
+            if !na.bv.overlaps_pair(&nb.bv, pose) {
                 continue;
             }
             let open_a = !na.is_leaf() && da < max_depth;

@@ -2,10 +2,11 @@
 //! (RTCD §6.3, as in PQP with RSS or OBB bounds), ending in clash-narrow's
 //! triangle/triangle closest points.
 
-use crate::{Bvh, MAX_DEPTH};
+use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::{Isometry3, Point3, Scalar};
 use clash_narrow::closest::triangle_triangle;
+use core::ops::ControlFlow;
 use rayon::prelude::*;
 
 /// The closest pair of points of two meshes.
@@ -44,7 +45,7 @@ impl<T: Scalar> Default for DistanceRequest<T> {
 
 const STACK: usize = 2 * MAX_DEPTH as usize + 4;
 
-impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
+impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
     /// The minimum distance between `self` and `other` placed by
     /// `other_to_self`, with the closest points and their triangles. Ties
     /// between equally close pairs go to the first found (deterministic).
@@ -62,14 +63,19 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// assert!((d.distance - 2.0).abs() < 1e-12);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn distance(&self, other: &Bvh<T, B>, other_to_self: &Isometry3<T>) -> MeshDistance<T> {
-        match self.distance_with(other, other_to_self, &DistanceRequest::default()) {
+    pub fn distance(
+        &self,
+        other: &Bvh<T, B>,
+        other_to_self: impl Into<RelativePose<T>>,
+    ) -> MeshDistance<T> {
+        let pose = other_to_self.into();
+        match self.distance_with(other, &pose, &DistanceRequest::default()) {
             Some(d) => d,
             // Unreachable for finite poses; answer with the first pair.
             None => {
                 let c = triangle_triangle(
                     &self.leaf_tris[0],
-                    &other.leaf_tris[0].transformed(other_to_self),
+                    &pose.transform_triangle(&other.leaf_tris[0]),
                 );
                 MeshDistance {
                     distance: c.distance(),
@@ -86,9 +92,29 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     pub fn distance_with(
         &self,
         other: &Bvh<T, B>,
-        other_to_self: &Isometry3<T>,
+        other_to_self: impl Into<RelativePose<T>>,
         request: &DistanceRequest<T>,
     ) -> Option<MeshDistance<T>> {
+        let pose: RelativePose<T> = other_to_self.into();
+        // Intersecting meshes are at distance 0: the collision descent finds
+        // a touching pair far sooner than the distance descent proves 0, and
+        // the answer then agrees with `intersects` (exact triangle tests).
+        let mut contact = None;
+        let _ = self.for_each_contact(other, &pose, |p| {
+            contact = Some(p);
+            ControlFlow::Break(())
+        });
+        if let Some([ia, ib]) = contact {
+            let ta = self.mesh.triangle(ia as usize);
+            let tb = pose.transform_triangle(&other.mesh.triangle(ib as usize));
+            let c = triangle_triangle(&ta, &tb);
+            return (request.upper_bound >= T::ZERO).then_some(MeshDistance {
+                distance: T::ZERO,
+                point_a: c.a,
+                point_b: c.b,
+                triangles: [ia, ib],
+            });
+        }
         let mut best_d2 = if request.upper_bound.finite() {
             request.upper_bound * request.upper_bound
         } else {
@@ -96,7 +122,6 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         };
         let stop_d2 = request.stop_below * request.stop_below;
         let mut best: Option<MeshDistance<T>> = None;
-        let pose = RelativePose::new(other_to_self);
         let to_other = pose.rotation.transpose();
         // The cheap bound: the gap between the two volumes' projections on
         // the line through their centres (a support-function bound; RTCD
@@ -123,7 +148,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         // dearer: computed only for pairs the cheap bound could not prune.
         let exact_bound = |a: u32, b: u32| -> T {
             let (na, nb) = (&self.nodes[a as usize].bv, &other.nodes[b as usize].bv);
-            match na.distance_lower_bound(&nb.transformed(other_to_self)) {
+            match na.distance_lower_bound(&nb.transformed(&pose.iso)) {
                 Some(d) => d * d,
                 None => T::ZERO,
             }
@@ -150,7 +175,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                         let (ta, ia) = self.leaf_triangle(pa);
                         for pb in rb.clone() {
                             let (tb, ib) = other.leaf_triangle(pb);
-                            let c = triangle_triangle(ta, &tb.transformed(other_to_self));
+                            let c = triangle_triangle(ta, &pose.transform_triangle(tb));
                             if c.distance_squared < best_d2
                                 || (best.is_none() && c.distance_squared <= best_d2)
                             {

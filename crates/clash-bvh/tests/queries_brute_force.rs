@@ -337,7 +337,11 @@ fn signed_distance_sign_is_right_near_edges_and_vertices() {
 }
 
 fn brute_distance<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, pose: &Isometry3<T>) -> T {
-    let bt: Vec<Triangle<T>> = b.triangles().map(|t| t.transformed(pose)).collect();
+    let placed = clash_bv::RelativePose::new(pose);
+    let bt: Vec<Triangle<T>> = b
+        .triangles()
+        .map(|t| placed.transform_triangle(&t))
+        .collect();
     let mut best = T::INFINITY;
     for ta in a.triangles() {
         for tb in &bt {
@@ -347,7 +351,7 @@ fn brute_distance<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, pose: &Isometry3<T>
     best.sqrt()
 }
 
-fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T>>(
+fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::BvPair<T, B>>(
     ma: &TriMesh<T>,
     mb: &TriMesh<T>,
     seed: u64,
@@ -371,7 +375,8 @@ fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T>>(
         );
         // the points lie on the named triangles
         let ta = ma.triangle(d.triangles[0] as usize);
-        let tb = mb.triangle(d.triangles[1] as usize).transformed(&pose);
+        let tb = clash_bv::RelativePose::new(&pose)
+            .transform_triangle(&mb.triangle(d.triangles[1] as usize));
         assert!(
             (point_triangle(&d.point_a, &ta).point - d.point_a)
                 .norm()
@@ -442,7 +447,11 @@ fn distance_equals_brute_force() {
 /// down to 1e-6.
 #[test]
 fn distance_pruning_never_misses_the_closest_pair() {
-    fn sweep<B: clash_bv::BoundingVolume<f64>>(ma: &TriMesh<f64>, mb: &TriMesh<f64>, seed: u64) {
+    fn sweep<B: clash_bv::BoundingVolume<f64> + clash_bvh::BvPair<f64, B>>(
+        ma: &TriMesh<f64>,
+        mb: &TriMesh<f64>,
+        seed: u64,
+    ) {
         let a = Bvh::<f64, B>::build(ma.clone(), &BuildOptions::default()).unwrap();
         let b = Bvh::<f64, B>::build(mb.clone(), &BuildOptions::sah()).unwrap();
         let mut rng = seeded(seed);

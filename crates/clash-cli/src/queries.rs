@@ -239,7 +239,9 @@ pub fn distance(args: &DistanceArgs) -> CliResult<()> {
     with_tree_kind!(kind, distance_as(args))
 }
 
-fn distance_as<T: Scalar, B: BoundingVolume<T>>(args: &DistanceArgs) -> CliResult<()> {
+fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+    args: &DistanceArgs,
+) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
     let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
     let (results, elapsed) = timed_batch(&poses, args.threads, "distance", |pose| {

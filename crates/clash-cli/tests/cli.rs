@@ -4,6 +4,7 @@
 //! exit code 2 and a one-line message naming the file (and line).
 
 use assert_cmd::Command;
+use clash::bv::RelativePose;
 use clash::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -56,9 +57,8 @@ fn random_poses(n: usize, reach: f64, seed: u64) -> Vec<Isometry3<f64>> {
 }
 
 /// Writes poses as row-major 3x4 matrices and returns what the command will
-/// read back (the matrices, parsed exactly, turned into isometries the way
-/// the command does).
-fn write_poses(path: &Path, poses: &[Isometry3<f64>]) -> Vec<Isometry3<f64>> {
+/// read back: the matrices exactly as written (17 significant digits).
+fn write_poses(path: &Path, poses: &[Isometry3<f64>]) -> Vec<RelativePose<f64>> {
     let mut text = String::from("# r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz\n");
     let mut read_back = Vec::new();
     for p in poses {
@@ -66,9 +66,7 @@ fn write_poses(path: &Path, poses: &[Isometry3<f64>]) -> Vec<Isometry3<f64>> {
         let t = p.translation.vector;
         let row = |i: usize| format!("{:?} {:?} {:?} {:?}", r[(i, 0)], r[(i, 1)], r[(i, 2)], t[i]);
         text.push_str(&format!("{} {} {}\n", row(0), row(1), row(2)));
-        let q = UnitQuaternion::from_rotation_matrix(&Rotation3::from_matrix_unchecked(r));
-        let q = UnitQuaternion::new_normalize(q.into_inner());
-        read_back.push(Isometry3::from_parts(t.into(), q));
+        read_back.push(RelativePose::from_matrix(r, t));
     }
     std::fs::write(path, text).unwrap();
     read_back

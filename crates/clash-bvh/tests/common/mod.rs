@@ -123,7 +123,9 @@ pub fn brute_force_contacts<T: Scalar>(
     b: &TriMesh<T>,
     b_to_a: &Isometry3<T>,
 ) -> Vec<TrianglePair> {
-    let bt: Vec<Triangle<T>> = b.triangles().map(|t| t.transformed(b_to_a)).collect();
+    // Placed as trees place them: by the pose's rotation matrix.
+    let pose = clash_bv::RelativePose::new(b_to_a);
+    let bt: Vec<Triangle<T>> = b.triangles().map(|t| pose.transform_triangle(&t)).collect();
     let bbox: Vec<_> = bt.iter().map(aabb).collect();
     let mut out = Vec::new();
     for (i, ta) in a.triangles().enumerate() {
