@@ -346,10 +346,10 @@ fn collide(c: &mut Criterion) {
         if ours != theirs {
             let pose64 = poses64[k];
             let pairs = obb64
-                .collide(&obb64, &pose64, &CollisionRequest::all())
+                .collide(&obb64, pose64, &CollisionRequest::all())
                 .pairs
                 .len();
-            let d = rss64.distance(&rss64, &pose64).distance;
+            let d = rss64.distance(&rss64, pose64).distance;
             println!(
                 "== pose {k}: clash f32 {ours}, parry3d {theirs}; clash f64: {pairs} intersecting pairs, distance {d:e}"
             );

@@ -129,7 +129,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     {
         let pose = other_to_self.into();
         let mut pairs = Vec::new();
-        let _ = self.for_each_contact(other, &pose, |p| {
+        let _ = self.for_each_contact(other, pose, |p| {
             pairs.push(p);
             if pairs.len() >= request.max_pairs {
                 ControlFlow::Break(())

@@ -69,7 +69,7 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
         other_to_self: impl Into<RelativePose<T>>,
     ) -> MeshDistance<T> {
         let pose = other_to_self.into();
-        match self.distance_with(other, &pose, &DistanceRequest::default()) {
+        match self.distance_with(other, pose, &DistanceRequest::default()) {
             Some(d) => d,
             // Unreachable for finite poses; answer with the first pair.
             None => {
@@ -100,7 +100,7 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
         // a touching pair far sooner than the distance descent proves 0, and
         // the answer then agrees with `intersects` (exact triangle tests).
         let mut contact = None;
-        let _ = self.for_each_contact(other, &pose, |p| {
+        let _ = self.for_each_contact(other, pose, |p| {
             contact = Some(p);
             ControlFlow::Break(())
         });

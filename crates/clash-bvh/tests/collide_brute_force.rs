@@ -173,18 +173,18 @@ fn adversarial_scenes() {
     let ts = Bvh::<f64, Aabb<f64>>::build(small.clone(), &BuildOptions::default()).unwrap();
     let inside = Isometry3::translation(0.1, -0.2, 0.05);
     assert!(brute_force_contacts(&sphere, &small, &inside).is_empty());
-    assert!(!t.intersects(&ts, &inside));
-    let r = t.collide(&ts, &inside, &CollisionRequest::any().with_containment());
+    assert!(!t.intersects(&ts, inside));
+    let r = t.collide(&ts, inside, &CollisionRequest::any().with_containment());
     assert_eq!(r.containment, Some(clash_bvh::Containment::BInsideA));
     let r = ts.collide(
         &t,
-        &inside.inverse(),
+        inside.inverse(),
         &CollisionRequest::any().with_containment(),
     );
     assert_eq!(r.containment, Some(clash_bvh::Containment::AInsideB));
     let outside = Isometry3::translation(3.0, 0.0, 0.0);
     assert!(
-        !t.collide(&ts, &outside, &CollisionRequest::any().with_containment())
+        !t.collide(&ts, outside, &CollisionRequest::any().with_containment())
             .collides()
     );
     // Degenerate-only meshes: points and segments touching a triangle.

@@ -363,7 +363,7 @@ fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::BvPair<
     for _ in 0..8 {
         let pose = random_pose::<T>(&mut rng, 2.0, 3.0);
         let exact = brute_distance(ma, mb, &pose).to_f64();
-        let d = a.distance(&b, &pose);
+        let d = a.distance(&b, pose);
         assert!(
             (d.distance.to_f64() - exact).abs() <= tol * (1.0 + exact),
             "{}: {} vs {exact}",
@@ -394,7 +394,7 @@ fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::BvPair<
         assert!(
             a.distance_with(
                 &b,
-                &pose,
+                pose,
                 &DistanceRequest {
                     upper_bound: below,
                     stop_below: T::ZERO
@@ -407,7 +407,7 @@ fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::BvPair<
         let early = a
             .distance_with(
                 &b,
-                &pose,
+                pose,
                 &DistanceRequest {
                     upper_bound: T::INFINITY,
                     stop_below: loose,
@@ -459,7 +459,7 @@ fn distance_pruning_never_misses_the_closest_pair() {
             let reach = [0.5, 1.5, 4.0][k % 3];
             let pose = random_pose::<f64>(&mut rng, reach, 3.2);
             let exact = brute_distance(ma, mb, &pose);
-            let d = a.distance(&b, &pose).distance;
+            let d = a.distance(&b, pose).distance;
             assert!(
                 (d - exact).abs() <= 1e-12 * (1.0 + exact),
                 "{} pose {k}: {d} vs brute force {exact}",

@@ -41,15 +41,15 @@ fn exactly_touching_quarter_turn_is_a_contact() {
     let aabb = Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
     let rss = Bvh::<f64, Rss<f64>>::build(mesh, &BuildOptions::default()).unwrap();
     for mut got in [
-        obb.collide(&obb, &pose, &CollisionRequest::all()).pairs,
-        aabb.collide(&aabb, &pose, &CollisionRequest::all()).pairs,
-        rss.collide(&rss, &pose, &CollisionRequest::all()).pairs,
+        obb.collide(&obb, pose, &CollisionRequest::all()).pairs,
+        aabb.collide(&aabb, pose, &CollisionRequest::all()).pairs,
+        rss.collide(&rss, pose, &CollisionRequest::all()).pairs,
     ] {
         got.sort_unstable();
         assert_eq!(got, expected);
     }
-    assert!(obb.intersects(&obb, &pose));
+    assert!(obb.intersects(&obb, pose));
     // Distance agrees with collision: touching is distance 0.
-    assert_eq!(rss.distance(&rss, &pose).distance, 0.0);
-    assert_eq!(obb.distance(&obb, &pose).distance, 0.0);
+    assert_eq!(rss.distance(&rss, pose).distance, 0.0);
+    assert_eq!(obb.distance(&obb, pose).distance, 0.0);
 }

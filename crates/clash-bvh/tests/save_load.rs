@@ -22,7 +22,7 @@ fn round_trip_answers_identically() {
     let mut rng = seeded(51);
     for _ in 0..20 {
         let pose: Isometry3<f64> = random_pose(&mut rng, 1.0, 3.0);
-        assert_eq!(loaded.contacts(&tree, &pose), tree.contacts(&tree, &pose));
+        assert_eq!(loaded.contacts(&tree, pose), tree.contacts(&tree, pose));
     }
     std::fs::remove_dir_all(&dir).unwrap();
     // f32 / other volume types too
@@ -126,7 +126,7 @@ fn corrupt_payloads_never_panic_and_never_load_a_bad_tree() {
             loaded_ok += 1;
             let pose = Isometry3::translation(0.1, 0.0, 0.0);
             assert_eq!(
-                sorted(t.contacts(&tree, &pose)),
+                sorted(t.contacts(&tree, pose)),
                 sorted(brute_force_contacts(t.mesh(), tree.mesh(), &pose))
             );
         }

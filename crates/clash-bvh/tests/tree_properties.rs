@@ -97,7 +97,7 @@ fn refit_matches_a_fresh_build() {
     for _ in 0..10 {
         let pose = random_pose::<f64>(&mut rng, 1.0, 3.0);
         let expected = sorted(brute_force_contacts(&fresh_mesh, &other, &pose));
-        assert_eq!(sorted(tree.contacts(&b, &pose)), expected);
+        assert_eq!(sorted(tree.contacts(&b, pose)), expected);
     }
     // bad refits leave the tree unchanged
     let before = tree.clone();
@@ -133,10 +133,10 @@ fn depth_limited_descent_is_conservative() {
     let t = Bvh::<f64, Obb<f64>>::build(m, &BuildOptions::default()).unwrap();
     for _ in 0..10 {
         let pose = random_pose::<f64>(&mut rng, 1.0, 3.0);
-        let exact = t.intersects(&t, &pose);
+        let exact = t.intersects(&t, pose);
         for depth in [0, 2, 5] {
             let mut any = false;
-            let _ = t.for_each_overlapping_node(&t, &pose, depth, |_, _| {
+            let _ = t.for_each_overlapping_node(&t, pose, depth, |_, _| {
                 any = true;
                 core::ops::ControlFlow::Break(())
             });

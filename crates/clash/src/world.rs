@@ -162,7 +162,7 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> CollisionWorld<T, B> {
             .filter_map(|pair| {
                 let (a, b) = (broad.data(pair.a).ok()?, broad.data(pair.b).ok()?);
                 let b_to_a = a.pose.inv_mul(&b.pose);
-                let result = a.tree.collide(&b.tree, &b_to_a, request);
+                let result = a.tree.collide(&b.tree, b_to_a, request);
                 result.collides().then_some(PairContacts {
                     a: pair.a,
                     b: pair.b,

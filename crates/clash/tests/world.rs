@@ -41,7 +41,7 @@ fn brute_force(objects: &BTreeMap<ObjectHandle, (Arc<Tree>, Isometry3<f64>)>) ->
         for j in i + 1..list.len() {
             let (ha, (ta, pa)) = list[i];
             let (hb, (tb, pb)) = list[j];
-            let r = ta.collide(tb, &pa.inv_mul(pb), &CollisionRequest::all());
+            let r = ta.collide(tb, pa.inv_mul(pb), &CollisionRequest::all());
             if r.collides() {
                 out.push((*ha, *hb, r.pairs));
             }

@@ -51,7 +51,7 @@ fn exercise<T: clash_math::Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::B
 ) {
     tree.validate().expect("a loaded tree is valid");
     let pose = Isometry3::identity();
-    let pairs = tree.contacts(tree, &pose);
+    let pairs = tree.contacts(tree, pose);
     // Every triangle touches itself.
     assert!(pairs.len() >= tree.mesh().num_triangles());
     let mut brute = Vec::new();
