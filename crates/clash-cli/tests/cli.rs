@@ -260,7 +260,7 @@ fn collide_and_distance_match_the_library() {
         .success();
     let lines = json_lines(&run.get_output().stdout);
     assert_eq!(lines.len(), poses.len());
-    // Meshes alone get RSS trees for distance (the tree saved above is an OBB tree).
+    // `--bv rss` builds RSS trees for mesh inputs (the tree saved above is an OBB tree).
     let rss = (
         Bvh::<f64, Rss<f64>>::build(load_mesh(&a_mesh).unwrap(), &BuildOptions::default()).unwrap(),
         Bvh::<f64, Rss<f64>>::build(load_mesh(&b_mesh).unwrap(), &BuildOptions::default()).unwrap(),
@@ -271,6 +271,7 @@ fn collide_and_distance_match_the_library() {
         .arg(&b_mesh)
         .arg("--poses")
         .arg(&poses_path)
+        .args(["--bv", "rss"])
         .assert()
         .success();
     let stderr = String::from_utf8(run_rss.get_output().stderr.clone()).unwrap();
