@@ -125,6 +125,29 @@ def make_poses(seed, n, va, fa, vb, fb, box_scale, target, fcl_any):
     return poses_for(box_scale), box_scale
 
 
+def special_poses(va, vb):
+    """Exactly touching configurations (every entry exact in binary64):
+    identity, quarter/half turns, and translations that make an extreme
+    vertex of B coincide with an extreme vertex of A (corner-to-corner
+    contact), with and without quarter turns."""
+    Rs = [np.eye(3),
+          np.array([[0.0, -1, 0], [1, 0, 0], [0, 0, 1]]),   # 90 deg about z
+          np.array([[1.0, 0, 0], [0, -1, 0], [0, 0, -1]]),   # 180 deg about x
+          np.array([[0.0, 0, 1], [1, 0, 0], [0, 1, 0]])]     # cyclic axis permutation
+    out = [np.concatenate([R, np.zeros((3, 1))], axis=1) for R in Rs]
+    for R in Rs:
+        wb = vb @ R.T  # exact: R is a signed permutation
+        for ax in range(3):
+            for sgn in (1, -1):
+                ia = np.argmax(sgn * va[:, ax])
+                ib = np.argmin(sgn * wb[:, ax])
+                t = va[ia] - wb[ib]  # float32 - float32: exact in binary64
+                out.append(np.concatenate([R, t[:, None]], axis=1))
+    # a shift by a tiny exact amount off the identity (coplanar-near cases)
+    out.append(np.concatenate([np.eye(3), np.array([[0.0], [0.0], [2.0**-30]])], axis=1))
+    return np.array(out)
+
+
 def write_poses(path: Path, poses):
     with open(path, "w") as fh:
         for P in poses:
@@ -407,6 +430,13 @@ def clash_collide(binary, a, b, pose_file, n, log_dir):
     return out, info
 
 
+def clash_default_distance_bv(binary):
+    """The volume type `clash distance` uses for meshes when --bv is not given."""
+    h = subprocess.run([str(binary), "distance", "--help"], capture_output=True, text=True).stdout
+    m = re.search(r"\[default:\s*(\w+)(?: for `distance`)?", h[h.find("--bv"):])
+    return m.group(1) if m else "?"
+
+
 def clash_collide_any(binary, a, b, pose_file, n, log_dir):
     """--any: stop at the first contact (timing, and any-contact cross-check)."""
     rows, info = run_clash(binary, ["collide", a, b, "--poses", pose_file, "--any",
@@ -447,6 +477,31 @@ class Exact:
         ta = ec.triangle(self.va, self.fa, ia)
         tb = tuple(ec.apply_pose(R, t, p) for p in ec.triangle(self.vb, self.fb, ib))
         return ec.tri_tri_dist2(ta, tb)
+
+
+def point_tri_dist(p, tri):
+    """Float distance from point p to closed triangle tri (3x3); for sanity checks."""
+    from fractions import Fraction
+    P = tuple(Fraction(float(x)) for x in p)
+    T = [tuple(Fraction(float(x)) for x in v) for v in tri]
+    return float(ec.point_tri_dist2(P, *T)) ** 0.5
+
+
+def distance_consistency(res, va, fa, vb, fb, poses, sep_idx, limit=200):
+    """Max over separated poses of | |pa - pb| - d | and of the distance from
+    the reported points to the reported triangles (first `limit` poses)."""
+    gap = on_tri = 0.0
+    for i in sep_idx[:limit]:
+        r = res[i]
+        if r["point_a"] is None or r["point_b"] is None:
+            continue
+        pa, pb = np.array(r["point_a"], float), np.array(r["point_b"], float)
+        gap = max(gap, abs(np.linalg.norm(pa - pb) - r["distance"]))
+        if 0 <= r["tri_a"] < len(fa) and 0 <= r["tri_b"] < len(fb):
+            P = poses[i]
+            tb = vb[fb[r["tri_b"]]] @ P[:, :3].T + P[:, 3]
+            on_tri = max(on_tri, point_tri_dist(pa, va[fa[r["tri_a"]]]), point_tri_dist(pb, tb))
+    return gap, on_tri
 
 
 def brute_force_pairs(va, fa, vb, fb, P, exact: Exact, i, slack):
@@ -501,6 +556,9 @@ def main(argv=None):
                     help="colliding poses to re-solve by exact brute force (finds pairs every tool missed)")
     ap.add_argument("--dist-tol", type=float, default=1e-6,
                     help="distance tolerance relative to the scene size (max bbox diagonal)")
+    ap.add_argument("--special", action="store_true",
+                    help="instead of random poses, use a fixed set of exactly touching poses "
+                         "(identity, quarter turns, corner-to-corner contacts)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="timing repeats per tool and query; the fastest is reported")
     args = ap.parse_args(argv)
@@ -528,6 +586,11 @@ def main(argv=None):
     if args.pose_file:
         pose_file = Path(args.pose_file).resolve()
         box_scale = None
+    elif args.special:
+        pose_file = out / "poses_special.txt"
+        write_poses(pose_file, special_poses(va, vb))
+        box_scale = None
+        print(f"exactly touching poses -> {pose_file}")
     else:
         poses, box_scale = make_poses(args.seed, args.poses, va, fa, vb, fb, args.box_scale,
                                       args.target, fclr.any_contact)
@@ -569,16 +632,19 @@ def main(argv=None):
         col, ci = clash_collide(binary, mesh_a, mesh_b, pose_file, n, out)
         anyc, cp = clash_collide_any(binary, mesh_a, mesh_b, pose_file, n, out)
         dist, di = clash_distance(binary, mesh_a, mesh_b, pose_file, n, out)
+        default_bv = clash_default_distance_bv(binary)
+        alt_bv = "obb" if default_bv == "rss" else "rss"
         dist_rss, dr = clash_distance(binary, mesh_a, mesh_b, pose_file, n, out,
-                                      ("--bv", "rss"), "distance_rss")
+                                      ("--bv", alt_bv), "distance_" + alt_bv)
         results["clash"] = {"collide": col, "distance": dist}
         timing["clash"] = {"collide": ci["seconds"] / n, "collide_first": cp["seconds"] / n,
-                           "distance": di["seconds"] / n, "distance_rss": dr["seconds"] / n,
+                           "distance": di["seconds"] / n, "distance_alt": dr["seconds"] / n,
+                           "distance_bv_default": default_bv, "distance_bv_alt": alt_bv,
                            "wall_collide": ci["wall"], "wall_distance": di["wall"],
-                           "wall_collide_any": cp["wall"], "wall_distance_rss": dr["wall"]}
-        clash_info = {"collide": ci, "collide_any": cp, "distance": di, "distance_rss": dr}
+                           "wall_collide_any": cp["wall"], "wall_distance_alt": dr["wall"]}
+        clash_info = {"collide": ci, "collide_any": cp, "distance": di, "distance_alt": dr}
         print(f"clash: {ci['summary']} | {cp['summary']} (--any) | {di['summary']} | "
-              f"{dr['summary']} (--bv rss)")
+              f"{dr['summary']} (--bv {alt_bv})")
         for k, r in enumerate(col):
             if anyc[k] != r["collide"]:
                 print(f"WARNING clash pose {k}: --any says {anyc[k]}, --all-pairs says {r['collide']}")
@@ -594,7 +660,8 @@ def main(argv=None):
                 timing["clash"][f"distance_{tag}"] = si["seconds"] / len(idx)
         for k, (x, y) in enumerate(zip(dist, dist_rss)):
             if abs(x["distance"] - y["distance"]) > tol:
-                print(f"WARNING clash pose {k}: distance obb {x['distance']!r} vs rss {y['distance']!r}")
+                print(f"WARNING clash pose {k}: distance default ({default_bv}) {x['distance']!r} "
+                      f"vs --bv {alt_bv} {y['distance']!r}")
         for k, r in enumerate(col):
             if r["pairs"] != r["listed"]:
                 print(f"WARNING clash pose {k}: pairs={r['pairs']} but pair_list has {r['listed']}")
@@ -617,7 +684,17 @@ def main(argv=None):
         common = set.intersection(*sets.values())
         for pr in sorted(union - common):
             disputed.append((i, pr[0], pr[1], {t: pr in sets[t] for t in tools}))
-    checked = disputed[:args.max_exact]
+    # under the cap, share the exact checks fairly between poses (round robin)
+    by_pose_d = {}
+    for d in disputed:
+        by_pose_d.setdefault(d[0], []).append(d)
+    checked, queues, k = [], list(by_pose_d.values()), 0
+    while len(checked) < min(args.max_exact, len(disputed)):
+        for q in queues:
+            if k < len(q) and len(checked) < args.max_exact:
+                checked.append(q[k])
+        k += 1
+    checked.sort(key=lambda d: (d[0], d[1], d[2]))
     verdicts = []
     for (i, ia, ib, rep) in checked:
         truth = exact.pair(i, ia, ib)
@@ -683,6 +760,16 @@ def main(argv=None):
                     "distance": a_dist, "poses_any_differs": bad_any,
                     "poses_count_differs": bad_cnt, "poses_distance_differs": bad_dist}
 
+    # ---- distance answers: closeness to the reference, self-consistency
+    sep_idx = [i for i in range(n) if not inter_ref[i]]
+    dist_stats = {}
+    for t in tools:
+        diffs = [abs(results[t]["distance"][i]["distance"] - results[ref]["distance"][i]["distance"])
+                 for i in sep_idx]
+        g, o = distance_consistency(results[t]["distance"], va, fa, vb, fb, poses, sep_idx)
+        dist_stats[t] = {"max_abs_diff_vs_ref": max(diffs) if diffs else None,
+                         "max_points_vs_distance": g, "max_point_off_triangle": o}
+
     # ---- distance disputes: exact squared distance of each tool's reported pair
     dist_disputes = []
     for i in sorted({i for t in tools for i in agree[t]["poses_distance_differs"]}):
@@ -698,8 +785,13 @@ def main(argv=None):
                if v["exact_distance_of_pair"] is not None]
         best = min(exs) if exs else None
         row["best_exact_upper_bound"] = best
+        # right: says "intersecting" (d <= 0) exactly when the closest pair
+        # found by any tool touches or intersects in exact arithmetic, and
+        # otherwise matches that pair's exact distance within tol.
         row["right"] = [t for t, v in row["tools"].items()
-                        if best is not None and (abs(max(v["distance"], 0.0) - best) <= tol)]
+                        if best is not None and (
+                            (v["distance"] <= 0) if best == 0
+                            else (v["distance"] > 0 and abs(v["distance"] - best) <= tol))]
         dist_disputes.append(row)
 
     # ---------------------------------------------------------- printing --
@@ -734,8 +826,9 @@ def main(argv=None):
         print(f"clash: time = S/N from its stderr summary (1 thread, excludes mesh load and tree build); "
               f"process wall time: collide --all-pairs {tm['wall_collide']:.2f} s, "
               f"--any {tm['wall_collide_any']:.2f} s, distance {tm['wall_distance']:.2f} s")
-        print(f"clash distance with --bv rss (default is obb): {fmt_us(tm['distance_rss'])} us/query, "
-              f"wall {tm['wall_distance_rss']:.2f} s")
+        print(f"clash distance uses --bv {tm['distance_bv_default']} by default (column above); with "
+              f"--bv {tm['distance_bv_alt']}: {fmt_us(tm['distance_alt'])} us/query, "
+              f"wall {tm['wall_distance_alt']:.2f} s")
     for t in tools:
         d = sum(r["dups"] for r in results[t]["collide"])
         if d:
@@ -776,6 +869,15 @@ def main(argv=None):
                       f"{', '.join(v['right'])}; wrong: {', '.join(v['wrong'])}")
             if len(vs) > args.list:
                 print(f"    ... {len(vs) - args.list} more pairs")
+    for t in tools:
+        miss = [v for v in verdicts if v["exact_intersects"] and t in v["wrong"]]
+        if miss:
+            poses_m = sorted({v["pose"] for v in miss})
+            print(f"!!! {t} MISSED {len(miss)} exactly-intersecting pairs in {len(poses_m)} poses: "
+                  f"{poses_m[:args.list]}{' ...' if len(poses_m) > args.list else ''}")
+            for v in miss[:3]:
+                line = " ".join(repr(float(x)) for x in poses[v["pose"]].reshape(-1))
+                print(f"    e.g. pose {v['pose']} (A {v['tri_a']}, B {v['tri_b']}): {line}")
     print(f"agreed pairs re-checked exactly: {n_sample}, wrong: {len(sample_bad)}"
           + (f" {sample_bad[:args.list]}" if sample_bad else ""))
     if brute:
@@ -783,6 +885,22 @@ def main(argv=None):
         print(f"exact brute force on {len(brute)} colliding poses ({tot} intersecting pairs): " +
               ", ".join(f"{t} missed {sum(len(b[t]['missed']) for b in brute)} "
                         f"extra {sum(len(b[t]['extra']) for b in brute)}" for t in tools))
+    print("distance on separated poses: " + "; ".join(
+        f"{t}: max |d - d_{ref}| {dist_stats[t]['max_abs_diff_vs_ref']:.3g}, "
+        f"max ||pa-pb|-d| {dist_stats[t]['max_points_vs_distance']:.3g}, "
+        f"max point-to-its-triangle {dist_stats[t]['max_point_off_triangle']:.3g}"
+        for t in tools if dist_stats[t]["max_abs_diff_vs_ref"] is not None))
+    self_incons = {}
+    for t in tools:
+        bad = [i for i in range(n) if results[t]["collide"][i]["collide"]
+               != (results[t]["distance"][i]["distance"] <= 0)]
+        self_incons[t] = bad
+        if bad:
+            print(f"!!! {t}: its own collide and distance answers disagree on {len(bad)} poses "
+                  f"(collide=False with distance<=0, or the reverse): {bad[:args.list]} "
+                  + " ".join(f"[pose {i}: collide={results[t]['collide'][i]['collide']}, "
+                             f"distance={results[t]['distance'][i]['distance']!r}]"
+                             for i in bad[:3]))
     if dist_disputes:
         print(f"distance disagreements: {len(dist_disputes)} poses")
         for row in dist_disputes[:args.list]:
@@ -802,7 +920,7 @@ def main(argv=None):
         "versions": {"python-fcl": fclr.version, "coal": coalr.version,
                      "trimesh": _version("trimesh"), "numpy": _version("numpy")},
         "colliding": n_col,
-        "timing_us": {t: {k: (v * 1e6 if v is not None and not k.startswith("wall") else v) for k, v in timing[t].items()}
+        "timing_us": {t: {k: (v * 1e6 if isinstance(v, float) and not k.startswith("wall") else v) for k, v in timing[t].items()}
                       for t in tools},
         "clash": {k: {kk: vv for kk, vv in v.items()} for k, v in clash_info.items()},
         "agreement": agree,
@@ -812,7 +930,25 @@ def main(argv=None):
         "agreed_sample": {"checked": n_sample, "wrong": sample_bad},
         "brute_force": brute,
         "distance_disputes": dist_disputes,
+        "distance_stats": dist_stats,
+        "collide_vs_distance_inconsistent": self_incons,
     }
+    # per-pose table: every tool's answer side by side
+    with open(out / "per_pose.csv", "w") as fh:
+        cols = ["pose"]
+        for t in tools:
+            cols += [f"{t}:collide", f"{t}:pairs", f"{t}:distance"]
+        cols += ["all_agree_pairs", "all_agree_distance"]
+        fh.write(",".join(cols) + "\n")
+        for i in range(n):
+            row = [str(i)]
+            for t in tools:
+                c, d = results[t]["collide"][i], results[t]["distance"][i]
+                row += [str(int(c["collide"])), str(c["pairs"]), repr(d["distance"])]
+            sets = [results[t]["collide"][i]["pair_set"] for t in tools]
+            row.append(str(int(all(x == sets[0] for x in sets))))
+            row.append(str(int(all(i not in agree[t]["poses_distance_differs"] for t in tools))))
+            fh.write(",".join(row) + "\n")
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=_json_default))
     print(f"\nsummary -> {out / 'summary.json'}")
     return summary
