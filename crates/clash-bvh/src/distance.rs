@@ -163,7 +163,12 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
                 continue;
             }
             let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
-            if B::REFINE_DISTANCE_BOUND && !(na.is_leaf() && nb.is_leaf()) {
+            // Refine where the cheap bound says little: always for types whose
+            // own bound is cheap, and for the others when the cheap bound is
+            // under a quarter of the best squared distance (near-touching
+            // meshes, where every node pair projects onto overlapping intervals).
+            let weak = lb < best_d2 * T::lit(0.25);
+            if (B::REFINE_DISTANCE_BOUND || weak) && !(na.is_leaf() && nb.is_leaf()) {
                 let lb = exact_bound(a, b);
                 if lb >= best_d2 && best.is_some() || lb > best_d2 {
                     continue;
