@@ -99,6 +99,13 @@ fn build_as<T: Scalar, B: BoundingVolume<T>>(args: &BuildArgs) -> CliResult<()> 
     );
     println!("tree: {}", TreeKind::name_of::<T, B>());
     println!("build time: {}", output::seconds(built));
+    print_stats(&s);
+    println!("written: {}", args.output.display());
+    Ok(())
+}
+
+/// The tree statistics lines of `build` and `info`.
+fn print_stats(s: &clash::bvh::TreeStats) {
     println!("triangles: {}", s.triangles);
     println!("vertices: {}", s.vertices);
     println!("nodes: {}", s.nodes);
@@ -106,8 +113,6 @@ fn build_as<T: Scalar, B: BoundingVolume<T>>(args: &BuildArgs) -> CliResult<()> 
     println!("depth: {}", s.depth);
     println!("memory: {} bytes", s.memory_bytes);
     println!("sah cost: {:.3}", s.sah_cost);
-    println!("written: {}", args.output.display());
-    Ok(())
 }
 
 /// `clash info`.
@@ -135,13 +140,7 @@ fn info_as<T: Scalar, B: BoundingVolume<T>>(args: &InfoArgs, version: u32) -> Cl
     println!("file size: {file_bytes} bytes");
     println!("load time: {}", output::seconds(loaded));
     println!("tree: {}", TreeKind::name_of::<T, B>());
-    println!("triangles: {}", s.triangles);
-    println!("vertices: {}", s.vertices);
-    println!("nodes: {}", s.nodes);
-    println!("leaves: {}", s.leaves);
-    println!("depth: {}", s.depth);
-    println!("memory: {} bytes", s.memory_bytes);
-    println!("sah cost: {:.3}", s.sah_cost);
+    print_stats(&s);
     println!("closed mesh: {}", tree.is_closed());
     println!(
         "build options: split {:?}, leaf size {}, fit {:?}",
