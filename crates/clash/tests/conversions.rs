@@ -43,11 +43,11 @@ fn glam_vectors_and_poses_convert() {
     assert!((pose.translation.vector - expected.translation.vector).norm() < 1e-15);
     assert!(pose.rotation.angle_to(&expected.rotation) < 1e-12);
     assert_eq!(
-        tree.intersects(&tree, &pose),
-        tree.intersects(&tree, &expected)
+        tree.intersects(&tree, pose),
+        tree.intersects(&tree, expected)
     );
     // And back: the closest point as a glam vector.
-    let d = tree.distance(&tree, &Isometry3::translation(3.0, 0.0, 0.0));
+    let d = tree.distance(&tree, Isometry3::translation(3.0, 0.0, 0.0));
     let p: DVec3 = d.point_b.into();
     assert_eq!(p.x, d.point_b.x);
 }
