@@ -3,7 +3,7 @@
 
 use crate::{BvQuery, Bvh, MAX_DEPTH, PreparedRay};
 use clash_math::{Point3, Ray, Scalar, Vector3};
-use clash_narrow::cast::{Culling, ray_triangle};
+use clash_narrow::cast::{BarycentricHit, Culling, ShearedRay};
 use rayon::prelude::*;
 
 /// A ray hit on a mesh.
@@ -80,33 +80,37 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cast_ray(&self, ray: &Ray<T>, query: &RayQuery<T>) -> Option<MeshRayHit<T>> {
-        let mut best: Option<MeshRayHit<T>> = None;
-        self.ray_traverse(ray, query, |hit| {
-            if best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && hit.triangle < b.triangle)) {
-                best = Some(hit);
+        // Only the best hit's point and normal are computed, at the end.
+        let mut best: Option<(usize, BarycentricHit<T>)> = None;
+        self.ray_traverse(ray, query, |pos, hit| {
+            let better = best.is_none_or(|(bp, b)| {
+                hit.t < b.t || (hit.t == b.t && self.order[pos] < self.order[bp])
+            });
+            if better {
+                best = Some((pos, hit));
             }
-            (best.map_or(query.t_max, |b| b.t), false)
+            (best.map_or(query.t_max, |(_, b)| b.t), false)
         });
-        best
+        best.map(|(pos, hit)| self.mesh_ray_hit(pos, &hit))
     }
 
     /// Some hit of `ray` within the interval (the first found), or `None`:
     /// the cheapest occlusion test.
     pub fn cast_ray_any(&self, ray: &Ray<T>, query: &RayQuery<T>) -> Option<MeshRayHit<T>> {
         let mut found = None;
-        self.ray_traverse(ray, query, |hit| {
-            found = Some(hit);
+        self.ray_traverse(ray, query, |pos, hit| {
+            found = Some((pos, hit));
             (query.t_max, true)
         });
-        found
+        found.map(|(pos, hit)| self.mesh_ray_hit(pos, &hit))
     }
 
     /// Every hit of `ray` within the interval, sorted by `t`, then triangle
     /// index; `out` is cleared first (reuse it across calls to avoid allocation).
     pub fn cast_ray_all(&self, ray: &Ray<T>, query: &RayQuery<T>, out: &mut Vec<MeshRayHit<T>>) {
         out.clear();
-        self.ray_traverse(ray, query, |hit| {
-            out.push(hit);
+        self.ray_traverse(ray, query, |pos, hit| {
+            out.push(self.mesh_ray_hit(pos, &hit));
             (query.t_max, false)
         });
         out.sort_by(|a, b| {
@@ -121,20 +125,35 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         rays.par_iter().map(|r| self.cast_ray(r, query)).collect()
     }
 
-    /// Depth-first traversal, nearer child first. `on_hit` returns the new
-    /// upper bound on `t` and whether to stop.
+    /// The full hit for the triangle at leaf position `pos`.
+    fn mesh_ray_hit(&self, pos: usize, hit: &BarycentricHit<T>) -> MeshRayHit<T> {
+        let (tri, id) = self.leaf_triangle(pos);
+        let h = hit.complete(tri);
+        MeshRayHit {
+            triangle: id,
+            t: h.t,
+            barycentric: [h.u, h.v, h.w],
+            point: h.point,
+            normal: h.normal,
+        }
+    }
+
+    /// Depth-first traversal, nearer child first. `on_hit` gets the leaf
+    /// position of a hit triangle and the hit, and returns the new upper
+    /// bound on `t` and whether to stop.
     fn ray_traverse(
         &self,
         ray: &Ray<T>,
         query: &RayQuery<T>,
-        mut on_hit: impl FnMut(MeshRayHit<T>) -> (T, bool),
+        mut on_hit: impl FnMut(usize, BarycentricHit<T>) -> (T, bool),
     ) {
-        if !(ray.origin.iter().chain(ray.dir.iter()).all(|x| x.finite())
-            && query.t_min.finite()
-            && query.t_min <= query.t_max)
-        {
+        if !(query.t_min.finite() && query.t_min <= query.t_max) {
             return;
         }
+        // `None` for a non-finite or zero direction: such a ray hits nothing.
+        let Some(sheared) = ShearedRay::new(ray) else {
+            return;
+        };
         let prepared = PreparedRay::new(ray);
         let mut t_max = query.t_max;
         let Some(t0) = self.nodes[0].bv.ray_entry(&prepared, query.t_min, t_max) else {
@@ -152,16 +171,9 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             match node.triangle_range() {
                 Some(range) => {
                     for pos in range {
-                        let (tri, id) = self.leaf_triangle(pos);
-                        if let Some(h) = ray_triangle(ray, tri, query.culling, query.t_min, t_max) {
-                            let hit = MeshRayHit {
-                                triangle: id,
-                                t: h.t,
-                                barycentric: [h.u, h.v, h.w],
-                                point: h.point,
-                                normal: h.normal,
-                            };
-                            let (bound, stop) = on_hit(hit);
+                        let tri = &self.leaf_tris[pos];
+                        if let Some(hit) = sheared.hit(tri, query.culling, query.t_min, t_max) {
+                            let (bound, stop) = on_hit(pos, hit);
                             if stop {
                                 return;
                             }

@@ -42,7 +42,7 @@ pub use ray_obb::ray_obb;
 pub use ray_plane::ray_plane;
 pub use ray_polyhedron::ray_convex_polyhedron;
 pub use ray_sphere::ray_sphere;
-pub use ray_triangle::{Culling, TriangleHit, ray_triangle};
+pub use ray_triangle::{BarycentricHit, Culling, ShearedRay, TriangleHit, ray_triangle};
 
 use clash_math::{Point3, Ray, Scalar, Segment, Vector3};
 

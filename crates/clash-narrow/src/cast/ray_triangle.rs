@@ -64,75 +64,169 @@ pub fn ray_triangle<T: Scalar>(
     if !super::valid_query(ray, t_min, t_max) || !tri.is_finite() {
         return None;
     }
-    let d = ray.dir;
-    let ad = d.map(|x| x.abs());
-    let kz = if ad.x >= ad.y && ad.x >= ad.z {
-        0
-    } else if ad.y >= ad.z {
-        1
-    } else {
-        2
-    };
-    let mut kx = (kz + 1) % 3;
-    let mut ky = (kx + 1) % 3;
-    if d[kz] < T::ZERO {
-        core::mem::swap(&mut kx, &mut ky);
-    }
-    if d[kz] == T::ZERO {
-        return None; // zero direction
-    }
-    let sx = d[kx] / d[kz];
-    let sy = d[ky] / d[kz];
-    let sz = T::ONE / d[kz];
+    ShearedRay::new(ray)?
+        .hit(tri, culling, t_min, t_max)
+        .map(|h| h.complete(tri))
+}
 
-    let a = tri.a - ray.origin;
-    let b = tri.b - ray.origin;
-    let c = tri.c - ray.origin;
-    let (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz]);
-    let (bx, by) = (b[kx] - sx * b[kz], b[ky] - sy * b[kz]);
-    let (cx, cy) = (c[kx] - sx * c[kz], c[ky] - sy * c[kz]);
+/// A ray prepared for many watertight triangle tests: the axis permutation
+/// and shear of [`ray_triangle`] computed once, so that each further
+/// triangle costs only the three edge functions and, on a hit, one division.
+///
+/// [`ShearedRay::hit`] gives exactly the answer of [`ray_triangle`] (same
+/// arithmetic, same watertightness guarantee) without the hit point and
+/// normal, which [`BarycentricHit::complete`] adds for the one hit a
+/// closest-hit query keeps.
+///
+/// ```
+/// use clash_math::{Point3, Ray, Triangle, Vector3};
+/// use clash_narrow::cast::{Culling, ShearedRay, ray_triangle};
+///
+/// let t = Triangle::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0));
+/// let ray = Ray::new(Point3::new(0.25, 0.25, 2.0), -Vector3::z());
+/// let sheared = ShearedRay::new(&ray).unwrap();
+/// let hit = sheared.hit(&t, Culling::BothSides, 0.0, f64::INFINITY).unwrap();
+/// assert_eq!(Some(hit.complete(&t)), ray_triangle(&ray, &t, Culling::BothSides, 0.0, f64::INFINITY));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShearedRay<T: Scalar> {
+    origin: Point3<T>,
+    kx: usize,
+    ky: usize,
+    kz: usize,
+    sx: T,
+    sy: T,
+    sz: T,
+}
 
-    let f = |x: T| x.to_f64();
-    let mut uu = f(cx) * f(by) - f(cy) * f(bx);
-    let mut vv = f(ax) * f(cy) - f(ay) * f(cx);
-    let mut ww = f(bx) * f(ay) - f(by) * f(ax);
-    if uu == 0.0 || vv == 0.0 || ww == 0.0 {
-        let o = [0.0, 0.0];
-        uu = orient2d(o, [f(cx), f(cy)], [f(bx), f(by)]);
-        vv = orient2d(o, [f(ax), f(ay)], [f(cx), f(cy)]);
-        ww = orient2d(o, [f(bx), f(by)], [f(ax), f(ay)]);
+/// A ray/triangle hit without its point and normal: what
+/// [`ShearedRay::hit`] returns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BarycentricHit<T: Scalar> {
+    /// Ray parameter of the hit.
+    pub t: T,
+    /// Weight of corner `a`.
+    pub u: T,
+    /// Weight of corner `b`.
+    pub v: T,
+    /// Weight of corner `c`.
+    pub w: T,
+    /// `true` when the ray hits the front side.
+    pub front: bool,
+}
+
+impl<T: Scalar> BarycentricHit<T> {
+    /// The full hit on `tri` (the triangle this hit was computed for): adds
+    /// the point `u a + v b + w c` and the unit normal.
+    #[inline]
+    pub fn complete(&self, tri: &Triangle<T>) -> TriangleHit<T> {
+        let (u, v, w) = (self.u, self.v, self.w);
+        let point = Point3::from(tri.a.coords * u + tri.b.coords * v + tri.c.coords * w);
+        let normal = tri
+            .scaled_normal()
+            .try_normalize(T::ZERO)
+            .unwrap_or_else(Vector3::zeros);
+        TriangleHit {
+            t: self.t,
+            u,
+            v,
+            w,
+            point,
+            normal,
+            front: self.front,
+        }
     }
-    let neg = uu < 0.0 || vv < 0.0 || ww < 0.0;
-    let pos = uu > 0.0 || vv > 0.0 || ww > 0.0;
-    let front = !neg;
-    match culling {
-        Culling::FrontOnly if neg => return None,
-        Culling::BothSides if neg && pos => return None,
-        _ => {}
+}
+
+impl<T: Scalar> ShearedRay<T> {
+    /// Prepares `ray`; `None` when its origin or direction is not finite or
+    /// the direction is zero (such a ray hits nothing).
+    #[inline]
+    pub fn new(ray: &Ray<T>) -> Option<Self> {
+        if !super::valid_query(ray, T::ZERO, T::ZERO) {
+            return None;
+        }
+        let d = ray.dir;
+        let ad = d.map(|x| x.abs());
+        let kz = if ad.x >= ad.y && ad.x >= ad.z {
+            0
+        } else if ad.y >= ad.z {
+            1
+        } else {
+            2
+        };
+        let mut kx = (kz + 1) % 3;
+        let mut ky = (kx + 1) % 3;
+        if d[kz] < T::ZERO {
+            core::mem::swap(&mut kx, &mut ky);
+        }
+        if d[kz] == T::ZERO {
+            return None; // zero direction
+        }
+        Some(Self {
+            origin: ray.origin,
+            kx,
+            ky,
+            kz,
+            sx: d[kx] / d[kz],
+            sy: d[ky] / d[kz],
+            sz: T::ONE / d[kz],
+        })
     }
-    // All same sign (or zero): the determinant is non-zero unless all are.
-    let det = uu + vv + ww;
-    if det == 0.0 {
-        return None;
+
+    /// The watertight test of [`ray_triangle`] against a finite triangle
+    /// (for a triangle with non-finite corners the answer is unspecified,
+    /// though never a panic): the hit within `[t_min, t_max]`, or `None`.
+    #[inline]
+    pub fn hit(
+        &self,
+        tri: &Triangle<T>,
+        culling: Culling,
+        t_min: T,
+        t_max: T,
+    ) -> Option<BarycentricHit<T>> {
+        let (kx, ky, kz) = (self.kx, self.ky, self.kz);
+        let (sx, sy, sz) = (self.sx, self.sy, self.sz);
+        let a = tri.a - self.origin;
+        let b = tri.b - self.origin;
+        let c = tri.c - self.origin;
+        let (ax, ay) = (a[kx] - sx * a[kz], a[ky] - sy * a[kz]);
+        let (bx, by) = (b[kx] - sx * b[kz], b[ky] - sy * b[kz]);
+        let (cx, cy) = (c[kx] - sx * c[kz], c[ky] - sy * c[kz]);
+
+        let f = |x: T| x.to_f64();
+        let mut uu = f(cx) * f(by) - f(cy) * f(bx);
+        let mut vv = f(ax) * f(cy) - f(ay) * f(cx);
+        let mut ww = f(bx) * f(ay) - f(by) * f(ax);
+        if uu == 0.0 || vv == 0.0 || ww == 0.0 {
+            let o = [0.0, 0.0];
+            uu = orient2d(o, [f(cx), f(cy)], [f(bx), f(by)]);
+            vv = orient2d(o, [f(ax), f(ay)], [f(cx), f(cy)]);
+            ww = orient2d(o, [f(bx), f(by)], [f(ax), f(ay)]);
+        }
+        let neg = uu < 0.0 || vv < 0.0 || ww < 0.0;
+        let pos = uu > 0.0 || vv > 0.0 || ww > 0.0;
+        match culling {
+            Culling::FrontOnly if neg => return None,
+            Culling::BothSides if neg && pos => return None,
+            _ => {}
+        }
+        // All same sign (or zero): the determinant is non-zero unless all are.
+        let det = uu + vv + ww;
+        if det == 0.0 {
+            return None;
+        }
+        let (az, bz, cz) = (f(sz * a[kz]), f(sz * b[kz]), f(sz * c[kz]));
+        let tt = T::lit((uu * az + vv * bz + ww * cz) / det);
+        if !(tt >= t_min && tt <= t_max) {
+            return None;
+        }
+        Some(BarycentricHit {
+            t: tt,
+            u: T::lit(uu / det),
+            v: T::lit(vv / det),
+            w: T::lit(ww / det),
+            front: !neg,
+        })
     }
-    let (az, bz, cz) = (f(sz * a[kz]), f(sz * b[kz]), f(sz * c[kz]));
-    let tt = T::lit((uu * az + vv * bz + ww * cz) / det);
-    if !(tt >= t_min && tt <= t_max) {
-        return None;
-    }
-    let (u, v, w) = (T::lit(uu / det), T::lit(vv / det), T::lit(ww / det));
-    let point = Point3::from(tri.a.coords * u + tri.b.coords * v + tri.c.coords * w);
-    let normal = tri
-        .scaled_normal()
-        .try_normalize(T::ZERO)
-        .unwrap_or_else(Vector3::zeros);
-    Some(TriangleHit {
-        t: tt,
-        u,
-        v,
-        w,
-        point,
-        normal,
-        front,
-    })
 }
