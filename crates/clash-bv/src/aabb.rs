@@ -119,6 +119,11 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
         Ok(b)
     }
 
+    /// The box itself: [`Self::fit_triangles`] is the bounds of the corners.
+    fn from_triangle_bounds(bounds: &Aabb<T>) -> Option<Self> {
+        Some(*bounds)
+    }
+
     /// RTCD §6.5.1.
     fn merge(&self, other: &Self) -> Self {
         let mut b = *self;

@@ -110,4 +110,14 @@ pub trait BoundingVolume<T: Scalar>:
     /// An oriented box containing the volume: the common currency that lets
     /// trees of different bounding-volume types be paired.
     fn bounding_obb(&self) -> Obb<T>;
+
+    /// The volume [`Self::fit_triangles`] would return for triangles whose
+    /// corners have exactly the axis-aligned bounds `bounds`, when the
+    /// bounds alone determine it (for an [`Aabb`]: the box itself), else
+    /// `None`. A tree builder that already knows a node's bounds (binned SAH
+    /// does) then skips a pass over the node's triangles.
+    fn from_triangle_bounds(bounds: &Aabb<T>) -> Option<Self> {
+        let _ = bounds;
+        None
+    }
 }

@@ -5,13 +5,16 @@ use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
     Matrix3, Point3, Scalar, Triangle, covariance_of_hull, covariance_of_points,
-    covariance_of_triangles, jacobi_eigen,
+    covariance_of_triangles, symmetric_eigen_closed_form,
 };
 
 /// The eigenvectors of a covariance matrix (right-handed, orthonormal columns,
-/// decreasing eigenvalue): the principal axes.
+/// decreasing eigenvalue): the principal axes. Solved in closed form
+/// ([`symmetric_eigen_closed_form`]): fits run once per tree node, and any
+/// orthonormal frame gives a valid box, so the last digits of the axes
+/// matter less than speed.
 pub(crate) fn principal_axes<T: Scalar>(cov: &Matrix3<T>) -> Matrix3<T> {
-    let e = jacobi_eigen(cov);
+    let e = symmetric_eigen_closed_form(cov);
     // Re-orthonormalise against rounding (Gram–Schmidt, then the cross product).
     let x = e
         .vectors
@@ -24,6 +27,24 @@ pub(crate) fn principal_axes<T: Scalar>(cov: &Matrix3<T>) -> Matrix3<T> {
         .try_normalize(T::ZERO)
         .unwrap_or_else(|| any_orthogonal(&x));
     Matrix3::from_columns(&[x, y, x.cross(&y)])
+}
+
+/// For one non-degenerate triangle: the frame of its smallest enclosing
+/// rectangle (longest edge, the in-plane perpendicular, the unit normal).
+/// The rectangle along the longest edge has area twice the triangle's, the
+/// least of any rectangle holding it, since both angles on that edge are
+/// acute. `None` for a degenerate triangle.
+pub(crate) fn single_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3<T>> {
+    let edges = [t.b - t.a, t.c - t.b, t.a - t.c];
+    let mut x = edges[0];
+    for e in &edges[1..] {
+        if e.norm_squared() > x.norm_squared() {
+            x = *e;
+        }
+    }
+    let z = edges[0].cross(&edges[1]).try_normalize(T::ZERO)?;
+    let y = z.cross(&x).try_normalize(T::ZERO)?;
+    Some(Matrix3::from_columns(&[y.cross(&z), y, z]))
 }
 
 /// A unit vector orthogonal to the unit vector `v`.
@@ -67,12 +88,19 @@ impl<T: Scalar> Obb<T> {
 
     /// Box along the principal axes of the triangles as a continuous,
     /// area-weighted distribution (Eberly §6.1.3, Gottschalk's OBBTree fit):
-    /// independent of how the surface is tessellated.
+    /// independent of how the surface is tessellated. A single
+    /// non-degenerate triangle (an OBB tree's leaf) gets the flat box along
+    /// its longest edge and normal, the smallest box holding it.
     ///
     /// # Errors
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         check_triangles(triangles)?;
+        if let [t] = triangles
+            && let Some(axes) = single_triangle_axes(t)
+        {
+            return Ok(Self::from_axes_and_iter(&axes, || t.vertices().into_iter()));
+        }
         let cov = covariance_of_triangles(triangles)?;
         Ok(Self::from_axes_and_iter(
             &principal_axes(&cov.matrix),

@@ -10,7 +10,7 @@
 //! PCA boxes are candidates too, so the result is never larger than them.
 use crate::check::{check_points, triangle_corners};
 use crate::min_area_rect::{hull_2d, min_area_direction};
-use crate::obb_fit::{any_orthogonal, principal_axes};
+use crate::obb_fit::{any_orthogonal, principal_axes, single_triangle_axes};
 use crate::{BoundingVolume, FitError, Obb};
 use clash_math::hull::ConvexHull;
 use clash_math::{
@@ -48,11 +48,15 @@ impl<T: Scalar> Obb<T> {
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_tight_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         let corners = triangle_corners(triangles)?;
-        let seeds = vec![
+        let mut seeds = vec![
             principal_axes(&covariance_of_triangles(triangles)?.matrix),
             principal_axes(&covariance_of_points(&corners)?.matrix),
             principal_axes(&covariance_of_hull(&corners)?.matrix),
         ];
+        // The frame `fit_pca_triangles` uses for a lone triangle.
+        if let [t] = triangles {
+            seeds.extend(single_triangle_axes(t));
+        }
         Ok(tighten(&corners, &seeds))
     }
 }

@@ -64,12 +64,19 @@ impl<T: Scalar> Rss<T> {
     }
 
     /// Fits from the triangles' corners along the principal axes of the
-    /// triangles as a continuous distribution (Eberly §6.1.3).
+    /// triangles as a continuous distribution (Eberly §6.1.3). A single
+    /// non-degenerate triangle (an RSS tree's leaf) gets the rectangle along
+    /// its longest edge in its own plane, the smallest one holding it.
     ///
     /// # Errors
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         let corners = triangle_corners(triangles)?;
+        if let [t] = triangles
+            && let Some(axes) = crate::obb_fit::single_triangle_axes(t)
+        {
+            return Ok(Self::fit_along(&axes, &corners));
+        }
         let cov = clash_math::covariance_of_triangles(triangles)?;
         Ok(Self::fit_along(
             &crate::obb_fit::principal_axes(&cov.matrix),

@@ -11,8 +11,8 @@
 //! sequential pass squeezes out the unused slots, keeping preorder.
 
 use crate::Node;
-use crate::partition::Prims;
-use clash_bv::{BoundingVolume, FitError};
+use crate::partition::{CentroidBounds, Prims};
+use clash_bv::{Aabb, BoundingVolume, FitError};
 use clash_math::{Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -134,6 +134,23 @@ struct Builder {
     opts: BuildOptions,
 }
 
+/// What a parent learnt about a child's triangles while splitting (binned
+/// SAH learns both), so the child skips passes over its triangles.
+#[derive(Clone, Copy)]
+struct Known<T: Scalar> {
+    /// Exact bounds of the triangles' corners.
+    bounds: Option<Aabb<T>>,
+    /// Bounds of the triangles' centroids.
+    centroids: Option<CentroidBounds<T>>,
+}
+
+impl<T: Scalar> Known<T> {
+    const NOTHING: Self = Self {
+        bounds: None,
+        centroids: None,
+    };
+}
+
 /// Output of the builder: nodes in preorder, triangles and ids in leaf order.
 pub(crate) struct Built<T: Scalar, B> {
     pub nodes: Vec<Node<B>>,
@@ -161,6 +178,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         },
         0,
         0,
+        Known::NOTHING,
     )?;
     Ok(Built {
         nodes: compact(slots),
@@ -186,9 +204,17 @@ impl Builder {
         mut prims: Prims<'_, T>,
         first: u32,
         depth: u32,
+        known: Known<T>,
     ) -> Result<(), FitError> {
         let n = prims.len();
-        let bv: B = self.fit(prims.tris)?;
+        let from_bounds = match self.opts.fit {
+            FitQuality::Default => known.bounds.as_ref().and_then(B::from_triangle_bounds),
+            FitQuality::Tight => None,
+        };
+        let bv: B = match from_bounds {
+            Some(bv) => bv,
+            None => self.fit(prims.tris)?,
+        };
         if n <= self.opts.max_leaf_size as usize || depth >= self.opts.max_depth {
             slots[0] = Some(Node {
                 bv,
@@ -197,7 +223,7 @@ impl Builder {
             });
             return Ok(());
         }
-        let k = self.split(&bv, &mut prims);
+        let (k, left_known, right_known) = self.split(&bv, &mut prims, known);
         let right_slot = slot_base + 2 * k as u32;
         slots[0] = Some(Node {
             bv,
@@ -207,8 +233,17 @@ impl Builder {
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
-        let left = move || self.node(left_slots, slot_base + 1, lp, first, depth + 1);
-        let right = move || self.node(right_slots, right_slot, rp, first + k as u32, depth + 1);
+        let left = move || self.node(left_slots, slot_base + 1, lp, first, depth + 1, left_known);
+        let right = move || {
+            self.node(
+                right_slots,
+                right_slot,
+                rp,
+                first + k as u32,
+                depth + 1,
+                right_known,
+            )
+        };
         if n >= PARALLEL_THRESHOLD {
             let (l, r) = rayon::join(left, right);
             l.and(r)
@@ -218,12 +253,18 @@ impl Builder {
         }
     }
 
-    /// Partitions `prims` and returns the size `k` of the left part, `0 < k < n`.
-    fn split<T: Scalar, B: BoundingVolume<T>>(&self, bv: &B, prims: &mut Prims<'_, T>) -> usize {
+    /// Partitions `prims` and returns the size `k` of the left part,
+    /// `0 < k < n`, with what the split learnt about each part.
+    fn split<T: Scalar, B: BoundingVolume<T>>(
+        &self,
+        bv: &B,
+        prims: &mut Prims<'_, T>,
+        known: Known<T>,
+    ) -> (usize, Known<T>, Known<T>) {
         let n = prims.len();
         let median = |prims: &mut Prims<'_, T>, axis: Vector3<T>| {
             prims.select_nth(n / 2, |c| c.coords.dot(&axis));
-            n / 2
+            (n / 2, Known::NOTHING, Known::NOTHING)
         };
         match self.opts.split {
             SplitRule::Median => median(prims, longest_axis(bv)),
@@ -238,20 +279,35 @@ impl Builder {
                 if k == 0 || k == n {
                     median(prims, axis)
                 } else {
-                    k
+                    (k, Known::NOTHING, Known::NOTHING)
                 }
             }
-            SplitRule::Sah { bins } => match sah_split(prims, bins as usize) {
-                Some((axis, plane)) => {
-                    let k = prims.partition(|c| c[axis] < plane);
-                    if k == 0 || k == n {
-                        median(prims, Vector3::ith(axis, T::ONE))
-                    } else {
-                        k
+            SplitRule::Sah { bins } => {
+                let cents = known
+                    .centroids
+                    .unwrap_or_else(|| CentroidBounds::of(prims.cents));
+                let bins = bins as usize;
+                let found = match bins {
+                    ..=16 => sah_split::<T, 16>(prims, bins, &cents),
+                    ..=64 => sah_split::<T, 64>(prims, bins, &cents),
+                    _ => sah_split::<T, 256>(prims, bins, &cents),
+                };
+                match found {
+                    Some(s) => {
+                        // The very binning that chose the plane sends each
+                        // triangle left or right, so the bins' boxes are
+                        // exactly the children's bounds and neither side is empty.
+                        let (k, lc, rc) = prims.partition_with_bounds(|c| s.goes_left(c));
+                        debug_assert!(0 < k && k < n);
+                        let part = |bounds, centroids| Known {
+                            bounds: Some(bounds),
+                            centroids: Some(centroids),
+                        };
+                        (k, part(s.left, lc), part(s.right, rc))
                     }
+                    None => median(prims, longest_axis(bv)),
                 }
-                None => median(prims, longest_axis(bv)),
-            },
+            }
         }
     }
 }
@@ -283,15 +339,41 @@ fn half_area<T: Scalar>(lo: &Point3<T>, hi: &Point3<T>) -> T {
     }
 }
 
-/// Binned SAH: the (axis, plane) with the lowest cost, or `None` when the
-/// centroids coincide.
-fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)> {
-    let mut clo = prims.cents[0];
-    let mut chi = prims.cents[0];
-    for c in prims.cents.iter() {
-        clo = clo.inf(c);
-        chi = chi.sup(c);
+/// The split binned SAH chose: triangles whose centroid falls in bins
+/// `0..=last_left` along `axis` go left.
+struct SahSplit<T: Scalar> {
+    axis: usize,
+    last_left: usize,
+    origin: T,
+    scale: T,
+    bins: usize,
+    /// Exact bounds of the left and right triangles' corners.
+    left: Aabb<T>,
+    right: Aabb<T>,
+}
+
+impl<T: Scalar> SahSplit<T> {
+    #[inline(always)]
+    fn goes_left(&self, c: &Point3<T>) -> bool {
+        bin_of(c[self.axis], self.origin, self.scale, self.bins) <= self.last_left
     }
+}
+
+/// The bin of coordinate `x` (clamped to `0..bins`).
+#[inline(always)]
+fn bin_of<T: Scalar>(x: T, origin: T, scale: T, bins: usize) -> usize {
+    (((x - origin) * scale).to_f64() as usize).min(bins - 1)
+}
+
+/// Binned SAH over `bins <= N` bins per axis: the split with the lowest
+/// cost, or `None` when the centroids coincide. `N` only sizes the stack
+/// arrays, so that small bin counts do not initialise 256 bins per node.
+fn sah_split<T: Scalar, const N: usize>(
+    prims: &Prims<'_, T>,
+    bins: usize,
+    cents: &CentroidBounds<T>,
+) -> Option<SahSplit<T>> {
+    let (clo, chi) = (cents.min, cents.max);
     let empty = (
         Point3::from(Vector3::repeat(T::INFINITY)),
         Point3::from(Vector3::repeat(T::NEG_INFINITY)),
@@ -309,19 +391,19 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
         }
     });
     // One pass over the triangles bins all three axes at once.
-    let mut bin_box = [[empty; 256]; 3];
-    let mut bin_count = [[0u32; 256]; 3];
+    let mut bin_box = [[empty; N]; 3];
+    let mut bin_count = [[0u32; N]; 3];
     for (t, c) in prims.tris.iter().zip(prims.cents.iter()) {
         let (lo, hi) = tri_aabb(t);
         for k in 0..3 {
-            let b = (((c[k] - clo[k]) * scale[k]).to_f64() as usize).min(bins - 1);
+            let b = bin_of(c[k], clo[k], scale[k], bins);
             let bb = &mut bin_box[k][b];
             *bb = (bb.0.inf(&lo), bb.1.sup(&hi));
             bin_count[k][b] += 1;
         }
     }
-    let mut best: Option<(T, usize, T)> = None;
-    let mut right_area = [T::ZERO; 256];
+    let mut best: Option<(T, usize, usize)> = None;
+    let mut right_area = [T::ZERO; N];
     for axis in (0..3).filter(|&k| live[k]) {
         let (boxes, counts) = (&bin_box[axis], &bin_count[axis]);
         // sweep from the right: area of bins [i, bins)
@@ -342,12 +424,26 @@ fn sah_split<T: Scalar>(prims: &Prims<'_, T>, bins: usize) -> Option<(usize, T)>
             let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64)
                 + right_area[i + 1] * T::lit(nr as f64);
             if best.is_none_or(|(c, _, _)| cost < c) {
-                let plane = clo[axis] + T::lit((i + 1) as f64) / scale[axis];
-                best = Some((cost, axis, plane));
+                best = Some((cost, axis, i));
             }
         }
     }
-    best.map(|(_, axis, plane)| (axis, plane))
+    let (_, axis, last_left) = best?;
+    let union = |range: core::ops::Range<usize>| {
+        let (lo, hi) = bin_box[axis][range]
+            .iter()
+            .fold(empty, |acc, b| (acc.0.inf(&b.0), acc.1.sup(&b.1)));
+        Aabb { min: lo, max: hi }
+    };
+    Some(SahSplit {
+        axis,
+        last_left,
+        origin: clo[axis],
+        scale: scale[axis],
+        bins,
+        left: union(0..last_left + 1),
+        right: union(last_left + 1..bins),
+    })
 }
 
 /// Squeezes out unused slots, keeping preorder and remapping right-child indices.

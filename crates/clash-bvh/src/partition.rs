@@ -4,6 +4,38 @@
 
 use clash_math::{Point3, Scalar, Triangle};
 
+/// Bounds `(min, max)` of a set of centroids.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct CentroidBounds<T: Scalar> {
+    pub min: Point3<T>,
+    pub max: Point3<T>,
+}
+
+impl<T: Scalar> CentroidBounds<T> {
+    /// The inverted box that any point grows into.
+    pub fn empty() -> Self {
+        Self {
+            min: Point3::from(clash_math::Vector3::repeat(T::INFINITY)),
+            max: Point3::from(clash_math::Vector3::repeat(T::NEG_INFINITY)),
+        }
+    }
+
+    /// The bounds of `points`.
+    pub fn of(points: &[Point3<T>]) -> Self {
+        let mut b = Self::empty();
+        for p in points {
+            b.grow(p);
+        }
+        b
+    }
+
+    #[inline(always)]
+    pub fn grow(&mut self, p: &Point3<T>) {
+        self.min = self.min.inf(p);
+        self.max = self.max.sup(p);
+    }
+}
+
 /// The builder's working set for one node: three slices of equal length,
 /// permuted together.
 pub(crate) struct Prims<'a, T: Scalar> {
@@ -55,6 +87,37 @@ impl<'a, T: Scalar> Prims<'a, T> {
             }
         }
         k
+    }
+
+    /// [`Self::partition`] by a two-pointer sweep (fewer swaps), also
+    /// returning the bounds of the left and right parts' centroids (each
+    /// `(min, max)`; empty parts give an inverted box).
+    pub fn partition_with_bounds(
+        &mut self,
+        left: impl Fn(&Point3<T>) -> bool,
+    ) -> (usize, CentroidBounds<T>, CentroidBounds<T>) {
+        let mut lb = CentroidBounds::empty();
+        let mut rb = CentroidBounds::empty();
+        let (mut i, mut j) = (0usize, self.len());
+        loop {
+            while i < j && left(&self.cents[i]) {
+                lb.grow(&self.cents[i]);
+                i += 1;
+            }
+            while i < j && !left(&self.cents[j - 1]) {
+                rb.grow(&self.cents[j - 1]);
+                j -= 1;
+            }
+            if i >= j {
+                return (i, lb, rb);
+            }
+            // cents[i] belongs right and cents[j - 1] left: exchange them.
+            self.swap(i, j - 1);
+            lb.grow(&self.cents[i]);
+            rb.grow(&self.cents[j - 1]);
+            i += 1;
+            j -= 1;
+        }
     }
 
     /// Reorders so that the element of rank `k` by `key(centroid)` (ties
@@ -137,6 +200,16 @@ mod tests {
         let k = prims.partition(|c| c.x < 50.0);
         assert!(prims.cents[..k].iter().all(|c| c.x < 50.0));
         assert!(prims.cents[k..].iter().all(|c| c.x >= 50.0));
+        for cut in [-1.0, 0.0, 30.5, 50.0, 100.0, 101.0] {
+            let (k, lb, rb) = prims.partition_with_bounds(|c| c.x < cut);
+            assert!(prims.cents[..k].iter().all(|c| c.x < cut));
+            assert!(prims.cents[k..].iter().all(|c| c.x >= cut));
+            assert_eq!(lb, CentroidBounds::of(&prims.cents[..k]));
+            assert_eq!(rb, CentroidBounds::of(&prims.cents[k..]));
+            for i in 0..n {
+                assert_eq!(prims.tris[i].a, prims.cents[i]);
+            }
+        }
         let mut seen: Vec<u32> = prims.ids.to_vec();
         seen.sort();
         assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());

@@ -1,5 +1,6 @@
-//! Eigen-decomposition of symmetric 3x3 matrices by cyclic Jacobi rotations
-//! (Ericson, RTCD §4.3.3).
+//! Eigen-decomposition of symmetric 3x3 matrices: by cyclic Jacobi rotations
+//! (Ericson, RTCD §4.3.3), and in closed form for fitting, where speed
+//! matters more than the last digits.
 
 use crate::Scalar;
 use nalgebra::{Matrix3, Vector3};
@@ -41,6 +42,16 @@ pub const MAX_SWEEPS: u32 = 50;
 /// ```
 pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
     let mut a = Matrix3::from_fn(|r, c| if r <= c { m[(r, c)] } else { m[(c, r)] });
+    // Work on a / max|a_ij| so that the squared off-diagonal mass neither
+    // underflows (entries below ~1e-154 in f64 once looked converged at once)
+    // nor overflows; the eigenvalues are scaled back at the end.
+    let scale = a.amax();
+    let scale = if scale.finite() && scale > T::ZERO {
+        scale
+    } else {
+        T::ONE
+    };
+    a /= scale;
     let mut v = Matrix3::<T>::identity();
     let mut sweeps = 0;
     while sweeps < MAX_SWEEPS {
@@ -94,7 +105,7 @@ pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
         d[j].partial_cmp(&d[i])
             .unwrap_or(core::cmp::Ordering::Equal)
     });
-    let values = Vector3::new(d[order[0]], d[order[1]], d[order[2]]);
+    let values = Vector3::new(d[order[0]], d[order[1]], d[order[2]]) * scale;
     let col = |i: usize| -> Vector3<T> { v.column(order[i]).into_owned() };
     let mut vectors = Matrix3::from_columns(&[col(0), col(1), col(2)]);
     if vectors.determinant() < T::ZERO {
@@ -105,6 +116,123 @@ pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
         values,
         vectors,
         sweeps,
+    }
+}
+
+/// Eigen-decomposition of the symmetric matrix `m` (only its upper
+/// triangle is read) in closed form: about five times faster than
+/// [`jacobi_eigen`], for bounding-volume fits that run once per tree node.
+///
+/// The eigenvalues are the roots of the characteristic cubic by the
+/// trigonometric solution (Smith, "Eigenvalues of a symmetric 3 × 3
+/// matrix", CACM 1961). The eigenvector of the root farthest from the other
+/// two is the largest cross product of two rows of `m − λI`; the other two
+/// come from one exact Jacobi rotation (RTCD §4.3.3) of the 2x2 block of
+/// `m` in the plane orthogonal to it, so repeated roots need no special
+/// case. The vectors always form a right-handed orthonormal basis (to
+/// rounding); near repeated roots the eigenvalues and vectors are accurate
+/// to about `sqrt(ε)` relative to `|m|` rather than `ε` (use
+/// [`jacobi_eigen`] when that matters). `sweeps` is 0. Non-finite input
+/// gives the identity basis.
+///
+/// ```
+/// use clash_math::{Matrix3, symmetric_eigen_closed_form};
+/// let m = Matrix3::new(2.0_f64, 1.0, 0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 5.0);
+/// let e = symmetric_eigen_closed_form(&m);
+/// assert!((e.values - nalgebra::Vector3::new(5.0, 3.0, 1.0)).amax() < 1e-12);
+/// assert!((m * e.vectors.column(1) - e.vectors.column(1) * 3.0).amax() < 1e-12);
+/// ```
+pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
+    let identity = |values: Vector3<T>| SymmetricEigen3 {
+        values,
+        vectors: Matrix3::identity(),
+        sweeps: 0,
+    };
+    let a = Matrix3::from_fn(|r, c| if r <= c { m[(r, c)] } else { m[(c, r)] });
+    let scale = a.amax();
+    if !a.iter().all(|x| x.finite()) || scale == T::ZERO {
+        return identity(Vector3::repeat(T::ZERO));
+    }
+    // Scaled, and shifted by the mean eigenvalue q: b = a / scale - q I.
+    let a = a / scale;
+    let q = (a[(0, 0)] + a[(1, 1)] + a[(2, 2)]) / T::lit(3.0);
+    let mut b = a;
+    for k in 0..3 {
+        b[(k, k)] -= q;
+    }
+    let off = a[(0, 1)] * a[(0, 1)] + a[(0, 2)] * a[(0, 2)] + a[(1, 2)] * a[(1, 2)];
+    let p2 = b[(0, 0)] * b[(0, 0)] + b[(1, 1)] * b[(1, 1)] + b[(2, 2)] * b[(2, 2)] + T::TWO * off;
+    let p = (p2 / T::lit(6.0)).sqrt();
+    if p == T::ZERO {
+        // a multiple of the identity: every basis is an eigenbasis
+        return identity(Vector3::repeat(q * scale));
+    }
+    let r = ((b / p).determinant() * T::HALF)
+        .max_of(-T::ONE)
+        .min_of(T::ONE);
+    let phi = r.acos() / T::lit(3.0);
+    let third = T::lit(2.0 * core::f64::consts::FRAC_PI_3);
+    let largest = q + T::TWO * p * phi.cos();
+    let smallest = q + T::TWO * p * (phi + third).cos();
+    let middle = T::lit(3.0) * q - largest - smallest;
+    // The root farthest from the other two has a well-conditioned eigenvector.
+    let isolated = if largest - middle >= middle - smallest {
+        largest
+    } else {
+        smallest
+    };
+    let mut shifted = a;
+    for k in 0..3 {
+        shifted[(k, k)] -= isolated;
+    }
+    let rows = [
+        shifted.row(0).transpose(),
+        shifted.row(1).transpose(),
+        shifted.row(2).transpose(),
+    ];
+    let candidates = [
+        rows[0].cross(&rows[1]),
+        rows[0].cross(&rows[2]),
+        rows[1].cross(&rows[2]),
+    ];
+    let mut v = candidates[0];
+    for c in &candidates[1..] {
+        if c.norm_squared() > v.norm_squared() {
+            v = *c;
+        }
+    }
+    let Some(v) = v.try_normalize(T::ZERO) else {
+        return identity(Vector3::new(largest, middle, smallest) * scale);
+    };
+    // An orthonormal pair (u, w) spanning the plane orthogonal to v, then one
+    // Jacobi rotation diagonalising the 2x2 block of a in that plane.
+    let helper = if v.x.abs() < T::lit(0.57) {
+        Vector3::x()
+    } else {
+        Vector3::y()
+    };
+    let u = v.cross(&helper).normalize();
+    let w = v.cross(&u);
+    let (au, aw) = (a * u, a * w);
+    let (app, apq, aqq) = (u.dot(&au), u.dot(&aw), w.dot(&aw));
+    let (c, s, t) = if apq == T::ZERO {
+        (T::ONE, T::ZERO, T::ZERO)
+    } else {
+        let theta = (aqq - app) / (T::TWO * apq);
+        let t = T::ONE / (theta.abs() + (T::ONE + theta * theta).sqrt());
+        let t = if theta < T::ZERO { -t } else { t };
+        let c = T::ONE / (T::ONE + t * t).sqrt();
+        (c, t * c, t)
+    };
+    let u2 = u * c - w * s;
+    let w2 = u * s + w * c;
+    let mut pairs = [(isolated, v), (app - t * apq, u2), (aqq + t * apq, w2)];
+    pairs.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(core::cmp::Ordering::Equal));
+    let (x, y) = (pairs[0].1, pairs[1].1);
+    SymmetricEigen3 {
+        values: Vector3::new(pairs[0].0, pairs[1].0, pairs[2].0) * scale,
+        vectors: Matrix3::from_columns(&[x, y, x.cross(&y)]),
+        sweeps: 0,
     }
 }
 
@@ -140,6 +268,89 @@ mod tests {
                 "{ref_vals:?} vs {}",
                 e.values
             );
+        }
+    }
+
+    /// The closed form against Jacobi (an independent solver): orthonormal
+    /// right-handed vectors, sorted values within `tol * |m|`, and each
+    /// vector an eigenvector to within `tol * |m|`.
+    fn check_closed_form(m: &Matrix3<f64>, tol: f64) {
+        let e = symmetric_eigen_closed_form(m);
+        let j = jacobi_eigen(m);
+        let scale = m.abs().max().max(1e-300);
+        let vtv = e.vectors.transpose() * e.vectors;
+        assert!(
+            (vtv - Matrix3::identity()).abs().max() < 1e-12,
+            "{m} -> not orthonormal"
+        );
+        assert!((e.vectors.determinant() - 1.0).abs() < 1e-12);
+        assert!(e.values[0] >= e.values[1] && e.values[1] >= e.values[2]);
+        for i in 0..3 {
+            assert!(
+                (e.values[i] - j.values[i]).abs() <= tol * scale,
+                "{m:e}: {:e} vs jacobi {:e}",
+                e.values,
+                j.values
+            );
+            let v = e.vectors.column(i);
+            let r = m * v - v * e.values[i];
+            assert!(r.norm() <= tol * scale, "residual {} for {m}", r.norm());
+        }
+    }
+
+    #[test]
+    fn closed_form_random_matrices() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..20_000 {
+            let b = Matrix3::from_fn(|_, _| rng.random_range(-10.0..10.0));
+            check_closed_form(&(b + b.transpose()), 1e-9);
+        }
+    }
+
+    #[test]
+    fn closed_form_adversarial_matrices() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        check_closed_form(&Matrix3::zeros(), 1e-12);
+        check_closed_form(&Matrix3::identity(), 1e-12);
+        check_closed_form(
+            &Matrix3::from_diagonal(&Vector3::new(3.0, -1.0, 3.0)),
+            1e-12,
+        );
+        for scale in [1e-150, 1e-30, 1e-6, 1.0, 1e6, 1e30, 1e150] {
+            for _ in 0..200 {
+                let r = random_rotation(&mut rng);
+                let v = Vector3::new(
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                    rng.random_range(-1.0..1.0),
+                );
+                check_closed_form(&(v * v.transpose() * scale), 1e-7);
+                for d in [
+                    Vector3::new(2.0, 2.0, -1.0),
+                    Vector3::new(1.0, 1.0, 1.0),
+                    Vector3::new(5.0, 0.0, 0.0),
+                    Vector3::new(1.0, 1e-9, 1e-9),
+                    Vector3::new(1.0, 1.0 + 1e-9, 0.5),
+                    Vector3::new(0.0, 1e-12, -1e-12),
+                ] {
+                    let m = r * Matrix3::from_diagonal(&(d * scale)) * r.transpose();
+                    check_closed_form(&((m + m.transpose()) * 0.5), 1e-7);
+                }
+            }
+        }
+        // non-finite input: still an orthonormal basis, no panic
+        for bad in [f64::NAN, f64::INFINITY] {
+            let e = symmetric_eigen_closed_form(&Matrix3::new(
+                bad, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0,
+            ));
+            assert_eq!(e.vectors, Matrix3::identity());
+        }
+        // f32
+        let m = Matrix3::new(4.0_f32, 1.0, 2.0, 1.0, 3.0, 0.5, 2.0, 0.5, 1.0);
+        let e = symmetric_eigen_closed_form(&m);
+        for i in 0..3 {
+            let v = e.vectors.column(i);
+            assert!((m * v - v * e.values[i]).norm() < 1e-4);
         }
     }
 

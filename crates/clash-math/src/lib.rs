@@ -31,7 +31,7 @@ mod scalar;
 pub use covariance::{
     Covariance, covariance_of_hull, covariance_of_points, covariance_of_triangles,
 };
-pub use eigen::{SymmetricEigen3, jacobi_eigen};
+pub use eigen::{SymmetricEigen3, jacobi_eigen, symmetric_eigen_closed_form};
 pub use error::MathError;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
 pub use scalar::{Scalar, point_is_finite};
