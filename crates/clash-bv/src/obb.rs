@@ -23,25 +23,22 @@ impl<T: Scalar> Obb<T> {
     /// the points: extents from the points' projections on each axis (RTCD §4.4.3).
     /// `points` must be non-empty and finite.
     pub fn from_axes_and_points(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {
-        Self::from_axes_and_iter(axes, || points.iter().copied())
+        Self::from_axes_over(axes, points)
     }
 
-    /// [`Self::from_axes_and_points`] over points produced twice by `points`
-    /// (no buffer; a tree builder fits every node).
-    pub(crate) fn from_axes_and_iter<I: Iterator<Item = Point3<T>>>(
-        axes: &Matrix3<T>,
-        points: impl Fn() -> I,
-    ) -> Self {
-        let origin = points().next().unwrap_or_else(Point3::origin);
+    /// [`Self::from_axes_and_points`] over the points of a point set visited
+    /// twice (no buffer; a tree builder fits every node).
+    pub(crate) fn from_axes_over<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
+        let origin = points.first();
         let mut lo = Vector3::repeat(T::INFINITY);
         let mut hi = Vector3::repeat(T::NEG_INFINITY);
-        for p in points() {
+        points.each(|p| {
             let u = axes.tr_mul(&(p - origin));
             for k in 0..3 {
                 lo[k] = lo[k].min_of(u[k]);
                 hi[k] = hi[k].max_of(u[k]);
             }
-        }
+        });
         let mid = (lo + hi) * T::HALF;
         let center = origin + axes * mid;
         // Second pass about the stored centre, with the very expression
@@ -51,12 +48,12 @@ impl<T: Scalar> Obb<T> {
         // exact arithmetic and separating-axis tests stay conservative.
         let mut half = Vector3::zeros();
         let mut reach = T::ZERO;
-        for p in points() {
+        points.each(|p| {
             let d = p - center;
             let u = axes.tr_mul(&d);
             half = half.sup(&u.abs());
             reach = reach.max_of(d.abs().sum());
-        }
+        });
         let pad = reach * T::EPSILON * T::lit(4.0);
         Self {
             center,
@@ -212,5 +209,42 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
 
     fn bounding_obb(&self) -> Obb<T> {
         *self
+    }
+}
+
+/// A non-empty, finite set of points that a fit visits in place: a point
+/// slice, or a triangle slice's corners (no corner buffer).
+pub(crate) trait PointSet<T: Scalar> {
+    /// Some point of the set.
+    fn first(&self) -> Point3<T>;
+    /// Calls `f` on every point.
+    fn each(&self, f: impl FnMut(&Point3<T>));
+}
+
+impl<T: Scalar> PointSet<T> for [Point3<T>] {
+    #[inline]
+    fn first(&self) -> Point3<T> {
+        self.first().copied().unwrap_or_else(Point3::origin)
+    }
+    #[inline]
+    fn each(&self, mut f: impl FnMut(&Point3<T>)) {
+        for p in self {
+            f(p);
+        }
+    }
+}
+
+impl<T: Scalar> PointSet<T> for [Triangle<T>] {
+    #[inline]
+    fn first(&self) -> Point3<T> {
+        self.first().map_or_else(Point3::origin, |t| t.a)
+    }
+    #[inline]
+    fn each(&self, mut f: impl FnMut(&Point3<T>)) {
+        for t in self {
+            f(&t.a);
+            f(&t.b);
+            f(&t.c);
+        }
     }
 }

@@ -99,12 +99,12 @@ impl<T: Scalar> Obb<T> {
         if let [t] = triangles
             && let Some(axes) = single_triangle_axes(t)
         {
-            return Ok(Self::from_axes_and_iter(&axes, || t.vertices().into_iter()));
+            return Ok(Self::from_axes_over(&axes, triangles));
         }
         let cov = covariance_of_triangles(triangles)?;
-        Ok(Self::from_axes_and_iter(
+        Ok(Self::from_axes_over(
             &principal_axes(&cov.matrix),
-            || triangles.iter().flat_map(|t| t.vertices()),
+            triangles,
         ))
     }
 }
