@@ -48,7 +48,7 @@ pub use bounding_volume::BoundingVolume;
 pub use capsule::Capsule;
 pub use error::FitError;
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
-pub use obb::Obb;
+pub use obb::{Obb, TIGHT_FIT_SAMPLE};
 pub use relative_pose::RelativePose;
 pub use rss::Rss;
 pub use sphere::Sphere;

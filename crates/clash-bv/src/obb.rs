@@ -97,6 +97,10 @@ impl<T: Scalar> Obb<T> {
     }
 }
 
+/// Most triangles [`BoundingVolume::fit_triangles_tight`] refines in full
+/// for an [`Obb`]; larger sets get their axes from a sample of this many.
+pub const TIGHT_FIT_SAMPLE: usize = 64;
+
 impl<T: Scalar> BoundingVolume<T> for Obb<T> {
     const NAME: &'static str = "obb";
 
@@ -110,9 +114,27 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         Self::fit_pca_triangles(triangles)
     }
 
-    /// Volume-minimising refinement ([`Obb::fit_tight`]).
+    /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
+    /// Above [`TIGHT_FIT_SAMPLE`] triangles, whose hull and rectangle
+    /// searches would cost more than the whole rest of a tree build, the
+    /// axes come from the refinement of an evenly strided sample of that
+    /// many triangles and the extents from every triangle; the result is
+    /// then the smaller of that box and the continuous-PCA box
+    /// ([`Obb::fit_pca_triangles`]).
     fn fit_triangles_tight(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::fit_tight(&triangle_corners(triangles)?)
+        if triangles.len() <= TIGHT_FIT_SAMPLE {
+            return Self::fit_tight(&triangle_corners(triangles)?);
+        }
+        let pca = Self::fit_pca_triangles(triangles)?;
+        let stride = triangles.len().div_ceil(TIGHT_FIT_SAMPLE);
+        let sample: Vec<Triangle<T>> = triangles.iter().step_by(stride).copied().collect();
+        let axes = Self::fit_tight(&triangle_corners(&sample)?)?.axes;
+        let sampled = Self::from_axes_over(&axes, triangles);
+        Ok(if sampled.volume() < pca.volume() {
+            sampled
+        } else {
+            pca
+        })
     }
 
     /// Smallest of three candidate boxes containing both: in the axes of

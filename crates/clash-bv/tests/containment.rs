@@ -172,6 +172,31 @@ proptest! {
     }
 }
 
+/// Above `TIGHT_FIT_SAMPLE` triangles the tight OBB fit takes its axes from
+/// a sample: the box must still hold every corner (the sample's omissions
+/// included), be no larger than the continuous-PCA box, and match the full
+/// refinement's volume closely on smooth inputs.
+fn check_sampled_tight<T: Scalar>(raw: &[Point3<f64>]) {
+    let pts: Vec<Point3<T>> = raw.iter().map(common::pt).collect();
+    let tris = common::triangles(&pts);
+    assert!(tris.len() > clash_bv::TIGHT_FIT_SAMPLE);
+    let tol = common::tolerance(&pts);
+    let tight = Obb::fit_triangles_tight(&tris).unwrap();
+    assert_contains("obb_tri_tight_sampled", &tight, &pts, tol);
+    assert!(tight.volume() <= Obb::fit_pca_triangles(&tris).unwrap().volume());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn sampled_tight_fit_contains_points(kind in 0u8..7, n in 200usize..600, seed in any::<u64>()) {
+        let cloud = common::cloud(kind, n, seed);
+        check_sampled_tight::<f64>(&cloud);
+        check_sampled_tight::<f32>(&cloud);
+    }
+}
+
 /// Welzl's sphere is the minimum one: no smaller than any other fit, and
 /// equal (to rounding) to a brute-force search over all 2-, 3- and 4-point
 /// supports on small sets.

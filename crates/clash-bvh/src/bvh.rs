@@ -1,6 +1,6 @@
 //! [`Bvh`]: a bounding volume hierarchy over a [`TriMesh`].
 
-use crate::build::{self, BuildOptions, FitQuality};
+use crate::build::{self, BuildOptions};
 use crate::containment::component_vertices;
 use crate::{BuildError, MeshError, Node, TriMesh};
 use clash_bv::BoundingVolume;
@@ -132,10 +132,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         }
         for i in (0..self.nodes.len()).rev() {
             let bv = match self.nodes[i].triangle_range() {
-                Some(range) => match self.options.fit {
-                    FitQuality::Default => B::fit_triangles(&self.leaf_tris[range])?,
-                    FitQuality::Tight => B::fit_triangles_tight(&self.leaf_tris[range])?,
-                },
+                Some(range) => self.options.fit.fit(&self.leaf_tris[range])?,
                 None => {
                     let right = self.nodes[i].child_or_first as usize;
                     self.nodes[i + 1].bv.merge(&self.nodes[right].bv)

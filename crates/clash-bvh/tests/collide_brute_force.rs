@@ -121,6 +121,12 @@ fn real_meshes_against_brute_force() {
     assert_eq!(bunny.num_triangles(), 902);
     let obb = Bvh::<f64, Obb<f64>>::build(bunny.clone(), &BuildOptions::default()).unwrap();
     let aabb = Bvh::<f64, Aabb<f64>>::build(bunny.clone(), &BuildOptions::sah()).unwrap();
+    // Tight fits on the upper levels only (sampled axes above 64 triangles).
+    let obb_top = Bvh::<f64, Obb<f64>>::build(
+        bunny.clone(),
+        &BuildOptions::default().with_fit(FitQuality::TightAbove { min_triangles: 100 }),
+    )
+    .unwrap();
     let rss = Bvh::<f64, Rss<f64>>::build(
         bunny.clone(),
         &BuildOptions::default().with_fit(FitQuality::Tight),
@@ -134,6 +140,13 @@ fn real_meshes_against_brute_force() {
         hits += usize::from(!expected.is_empty());
         check_pose(&obb, &obb, &pose, &expected, "bunny obb");
         check_pose(&aabb, &aabb, &pose, &expected, "bunny aabb sah");
+        check_pose(
+            &obb_top,
+            &obb,
+            &pose,
+            &expected,
+            "bunny obb-tight-above/obb",
+        );
         check_pose(&rss, &obb, &pose, &expected, "bunny rss-tight/obb");
     }
     assert!(hits >= 4, "most poses near the bunny should touch: {hits}");

@@ -94,6 +94,9 @@ pub fn build_options(options: &TreeOptions) -> CliResult<BuildOptions> {
     if options.tight {
         o.fit = FitQuality::Tight;
     }
+    if let Some(min_triangles) = options.tight_above {
+        o.fit = FitQuality::TightAbove { min_triangles };
+    }
     Ok(o)
 }
 

@@ -75,19 +75,30 @@ pub fn covariance_of_triangles<T: Scalar>(
     let origin = triangles[0].a;
     let mut area_sum = T::ZERO;
     let mut mean_sum = Vector3::zeros();
-    let mut second = Matrix3::zeros();
+    // The six distinct entries of the symmetric second-moment sum:
+    // xx, yy, zz, xy, xz, yz.
+    let mut second = [T::ZERO; 6];
+    let third = T::ONE / T::lit(3.0);
+    let twelfth = T::ONE / T::lit(12.0);
     for t in triangles {
         let (p, q, r) = (t.a - origin, t.b - origin, t.c - origin);
         let area = (q - p).cross(&(r - p)).norm() * T::HALF;
-        let m = (p + q + r) / T::lit(3.0);
+        let sum = p + q + r;
+        let m = sum * third;
         area_sum += area;
         mean_sum += m * area;
-        second += (m * m.transpose() * T::lit(9.0)
-            + p * p.transpose()
-            + q * q.transpose()
-            + r * r.transpose())
-            * (area / T::lit(12.0));
+        // 9 m mᵀ + p pᵀ + q qᵀ + r rᵀ, with 9 m mᵀ = sum sumᵀ.
+        let w = area * twelfth;
+        let entry = |i: usize, j: usize| sum[i] * sum[j] + p[i] * p[j] + q[i] * q[j] + r[i] * r[j];
+        second[0] += entry(0, 0) * w;
+        second[1] += entry(1, 1) * w;
+        second[2] += entry(2, 2) * w;
+        second[3] += entry(0, 1) * w;
+        second[4] += entry(0, 2) * w;
+        second[5] += entry(1, 2) * w;
     }
+    let [xx, yy, zz, xy, xz, yz] = second;
+    let second = Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
     if area_sum <= T::ZERO || !area_sum.finite() {
         let corners: Vec<Point3<T>> = triangles.iter().flat_map(|t| t.vertices()).collect();
         return covariance_of_points(&corners);
