@@ -14,8 +14,8 @@ use crate::obb_fit::{any_orthogonal, principal_axes, single_triangle_axes};
 use crate::{BoundingVolume, FitError, Obb};
 use clash_math::hull::ConvexHull;
 use clash_math::{
-    Matrix3, Point3, Scalar, Triangle, Vector3, covariance_of_hull, covariance_of_points,
-    covariance_of_triangles,
+    Matrix3, Point3, Scalar, Triangle, Vector3, covariance_of_convex_hull, covariance_of_hull,
+    covariance_of_points, covariance_of_triangles,
 };
 
 /// How many of the largest hull faces lend their normals as candidate axes.
@@ -33,11 +33,12 @@ impl<T: Scalar> Obb<T> {
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_tight(points: &[Point3<T>]) -> Result<Self, FitError> {
         check_points(points)?;
+        let hull = ConvexHull::new(points).ok();
         let seeds = vec![
             principal_axes(&covariance_of_points(points)?.matrix),
-            principal_axes(&covariance_of_hull(points)?.matrix),
+            principal_axes(&hull_covariance(points, hull.as_ref())?),
         ];
-        Ok(tighten(points, &seeds))
+        Ok(tighten(points, &seeds, hull.as_ref()))
     }
 
     /// Tight box of a triangle set: as [`Obb::fit_tight`] on the corners,
@@ -48,23 +49,39 @@ impl<T: Scalar> Obb<T> {
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_tight_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         let corners = triangle_corners(triangles)?;
+        let hull = ConvexHull::new(&corners).ok();
         let mut seeds = vec![
             principal_axes(&covariance_of_triangles(triangles)?.matrix),
             principal_axes(&covariance_of_points(&corners)?.matrix),
-            principal_axes(&covariance_of_hull(&corners)?.matrix),
+            principal_axes(&hull_covariance(&corners, hull.as_ref())?),
         ];
         // The frame `fit_pca_triangles` uses for a lone triangle.
         if let [t] = triangles {
             seeds.extend(single_triangle_axes(t));
         }
-        Ok(tighten(&corners, &seeds))
+        Ok(tighten(&corners, &seeds, hull.as_ref()))
     }
 }
 
-fn tighten<T: Scalar>(points: &[Point3<T>], seeds: &[Matrix3<T>]) -> Obb<T> {
+/// The covariance of the points' hull, from `hull` when it could be built
+/// (one hull serves both the seed and [`tighten`]).
+fn hull_covariance<T: Scalar>(
+    points: &[Point3<T>],
+    hull: Option<&ConvexHull<T>>,
+) -> Result<Matrix3<T>, FitError> {
+    Ok(match hull {
+        Some(h) => covariance_of_convex_hull(h)?.matrix,
+        None => covariance_of_hull(points)?.matrix,
+    })
+}
+
+fn tighten<T: Scalar>(
+    points: &[Point3<T>],
+    seeds: &[Matrix3<T>],
+    hull: Option<&ConvexHull<T>>,
+) -> Obb<T> {
     // The box of the hull vertices is the box of the points (boxes are convex).
-    let hull = ConvexHull::new(points).ok();
-    let hv: &[Point3<T>] = hull.as_ref().map_or(points, |h| h.vertices());
+    let hv: &[Point3<T>] = hull.map_or(points, |h| h.vertices());
     let consider = |b: Obb<T>, best: &mut Obb<T>| {
         if b.volume() < best.volume() {
             *best = b;
@@ -86,7 +103,7 @@ fn tighten<T: Scalar>(points: &[Point3<T>], seeds: &[Matrix3<T>]) -> Obb<T> {
             ]
         })
         .collect();
-    if let Some(h) = &hull {
+    if let Some(h) = hull {
         let mut faces: Vec<(T, Vector3<T>)> = h
             .triangles()
             .iter()

@@ -123,7 +123,17 @@ pub fn covariance_of_triangles<T: Scalar>(
 /// [`MathError::Empty`] for no points, [`MathError::NonFinite`] for NaN/inf.
 pub fn covariance_of_hull<T: Scalar>(points: &[Point3<T>]) -> Result<Covariance<T>, MathError> {
     check_points(points)?;
-    let hull = ConvexHull::new(points)?;
+    covariance_of_convex_hull(&ConvexHull::new(points)?)
+}
+
+/// [`covariance_of_hull`] of a hull already built (fits that also need the
+/// hull for other purposes build it once).
+///
+/// # Errors
+/// [`MathError::Empty`] for a hull without vertices.
+pub fn covariance_of_convex_hull<T: Scalar>(
+    hull: &ConvexHull<T>,
+) -> Result<Covariance<T>, MathError> {
     let faces = hull.triangles();
     if faces.is_empty() {
         covariance_of_points(hull.vertices())
