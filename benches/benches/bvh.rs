@@ -12,7 +12,7 @@
 
 use clash_benches::{generated_mesh, read_stl, to_f64};
 use clash_bv::{Aabb, Obb, Rss};
-use clash_bvh::{BuildOptions, Bvh, CollisionRequest, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, CollisionRequest, FitQuality, TriMesh};
 use clash_math::{Isometry3, Scalar, Triangle, Vector3};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
@@ -206,6 +206,14 @@ fn build(c: &mut Criterion) {
                 })
             })
         });
+        g.bench_function(
+            BenchmarkId::new("clash_obb_tight_above_128_f64", threads),
+            |b| {
+                let o =
+                    BuildOptions::default().with_fit(FitQuality::TightAbove { min_triangles: 128 });
+                b.iter(|| p.install(|| Bvh::<f64, Obb<f64>>::build(real64.clone(), &o).unwrap()))
+            },
+        );
         g.bench_function(BenchmarkId::new("clash_rss_f64", threads), |b| {
             b.iter(|| {
                 p.install(|| {
@@ -265,6 +273,8 @@ fn collide(c: &mut Criterion) {
     let obb32 = Bvh::<f32, Obb<f32>>::build(m32.clone(), &BuildOptions::default()).unwrap();
     let rss64 = Bvh::<f64, Rss<f64>>::build(m64.clone(), &BuildOptions::default()).unwrap();
     let aabb64 = Bvh::<f64, Aabb<f64>>::build(m64.clone(), &BuildOptions::sah()).unwrap();
+    let tight_top = BuildOptions::default().with_fit(FitQuality::TightAbove { min_triangles: 128 });
+    let obb64_top = Bvh::<f64, Obb<f64>>::build(m64.clone(), &tight_top).unwrap();
     let colliding = obb64
         .intersects_poses(&obb64, &poses64)
         .iter()
@@ -282,6 +292,10 @@ fn collide(c: &mut Criterion) {
         });
     }
     let p1 = pool(1);
+    g.bench_function(
+        BenchmarkId::new("clash_obb_tight_above_128_f64_any", 1),
+        |b| b.iter(|| p1.install(|| black_box(obb64_top.intersects_poses(&obb64_top, &poses64)))),
+    );
     g.bench_function(BenchmarkId::new("clash_obb_f32_any", 1), |b| {
         b.iter(|| p1.install(|| black_box(obb32.intersects_poses(&obb32, &poses32))))
     });
