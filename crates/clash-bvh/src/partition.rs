@@ -145,9 +145,12 @@ impl<'a, T: Scalar> Prims<'a, T> {
             }
             // pivot = median, now at mid; move it to lo
             self.swap(lo, mid);
+            // The pivot stays at lo during the sweep: key it once.
+            let (pivot_key, pivot_id) = (key(&self.cents[lo]), self.ids[lo]);
             let mut store = lo + 1;
             for i in lo + 1..hi {
-                if less(self, i, lo) {
+                let ki = key(&self.cents[i]);
+                if ki < pivot_key || (ki == pivot_key && self.ids[i] < pivot_id) {
                     self.swap(i, store);
                     store += 1;
                 }
