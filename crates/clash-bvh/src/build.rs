@@ -311,10 +311,12 @@ impl Builder {
                     .centroids
                     .unwrap_or_else(|| CentroidBounds::of(prims.cents));
                 let bins = bins as usize;
-                let found = match bins {
-                    ..=16 => sah_split::<T, 16>(prims, bins, &cents),
-                    ..=64 => sah_split::<T, 64>(prims, bins, &cents),
-                    _ => sah_split::<T, 256>(prims, bins, &cents),
+                let found = if bins <= 16 {
+                    sah_split::<T, 16>(prims, bins, &cents)
+                } else if bins <= 64 {
+                    sah_split::<T, 64>(prims, bins, &cents)
+                } else {
+                    sah_split::<T, 256>(prims, bins, &cents)
                 };
                 match found {
                     Some(s) => {

@@ -23,7 +23,10 @@ fn build_is_bit_identical_on_any_thread_count() {
     for opts in [
         BuildOptions::default(),
         BuildOptions::sah(),
+        BuildOptions::sah().with_split(SplitRule::Sah { bins: 40 }),
+        BuildOptions::sah().with_split(SplitRule::Sah { bins: 256 }),
         BuildOptions::default().with_split(SplitRule::Mean),
+        BuildOptions::default().with_fit(clash_bvh::FitQuality::TightAbove { min_triangles: 500 }),
     ] {
         let one = in_pool(1, || {
             Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap()
@@ -111,7 +114,11 @@ fn refit_matches_a_fresh_build() {
 #[test]
 fn self_collision_matches_brute_force() {
     let mut rng = seeded(44);
-    for opts in [BuildOptions::default(), BuildOptions::sah()] {
+    for opts in [
+        BuildOptions::default(),
+        BuildOptions::sah(),
+        BuildOptions::sah().with_split(SplitRule::Sah { bins: 256 }),
+    ] {
         let soup: TriMesh<f64> = random_soup(&mut rng, 600, 1.0, 0.1);
         // share some vertices so that adjacency exclusion is exercised
         let welded = soup.welded(0.05);
