@@ -14,6 +14,7 @@ use crate::Node;
 use crate::partition::{CentroidBounds, Prims};
 use clash_bv::{Aabb, BoundingVolume, FitError};
 use clash_math::{Point3, Scalar, Triangle, Vector3};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// How a node's triangles are divided between its two children.
@@ -191,9 +192,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
 ) -> Result<Built<T, B>, FitError> {
     let n = triangles.len();
     let mut tris = triangles;
-    let mut cents: Vec<Point3<T>> = tris.iter().map(|t| t.centroid()).collect();
+    // Set-up and compaction run on the pool too (order-preserving collects).
+    let mut cents: Vec<Point3<T>> = tris.par_iter().map(|t| t.centroid()).collect();
     let mut ids: Vec<u32> = (0..n as u32).collect();
-    let mut slots: Vec<Option<Node<B>>> = (0..2 * n - 1).map(|_| None).collect();
+    let mut slots: Vec<Option<Node<B>>> = (0..2 * n - 1).into_par_iter().map(|_| None).collect();
     let builder = Builder { opts: *opts };
     builder.node(
         &mut slots,
@@ -473,7 +475,7 @@ fn sah_split<T: Scalar, const N: usize>(
 }
 
 /// Squeezes out unused slots, keeping preorder and remapping right-child indices.
-fn compact<B>(slots: Vec<Option<Node<B>>>) -> Vec<Node<B>> {
+fn compact<B: Send>(slots: Vec<Option<Node<B>>>) -> Vec<Node<B>> {
     let mut new_index = Vec::with_capacity(slots.len());
     let mut next = 0u32;
     for s in &slots {
@@ -483,7 +485,7 @@ fn compact<B>(slots: Vec<Option<Node<B>>>) -> Vec<Node<B>> {
         }
     }
     slots
-        .into_iter()
+        .into_par_iter()
         .flatten()
         .map(|mut node| {
             if !node.is_leaf() {
