@@ -36,6 +36,12 @@ impl<T: Scalar> PreparedRay<T> {
         }
     }
 
+    /// The reciprocal direction (0 on a zero axis) and which axes are zero.
+    #[inline(always)]
+    pub(crate) fn parts(&self) -> (Vector3<T>, [bool; 3]) {
+        (self.inv, self.zero)
+    }
+
     /// Slab test against the closed box `[min, max]`: the entry parameter
     /// within `[t_min, t_max]`, or `None` on a miss. Each exit parameter is
     /// moved out by `2γ₃ |t|` (Ize, "Robust BVH ray traversal", 2013), which

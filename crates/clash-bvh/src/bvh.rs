@@ -47,6 +47,8 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     pub(crate) topology: OnceLock<Topology>,
     /// Derived lazily: pseudo-normals for signed distance.
     pub(crate) pseudo_normals: OnceLock<crate::closest_point::PseudoNormals<T>>,
+    /// Derived lazily: the 4-wide layout ray queries traverse.
+    pub(crate) ray_layout: OnceLock<crate::ray::wide::WideBvh<T>>,
     pub(crate) _scalar: PhantomData<T>,
 }
 
@@ -68,6 +70,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             options: *options,
             topology: OnceLock::new(),
             pseudo_normals: OnceLock::new(),
+            ray_layout: OnceLock::new(),
             _scalar: PhantomData,
         })
     }
@@ -127,6 +130,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// the tree is unchanged on error.
     pub fn refit(&mut self, vertices: &[Point3<T>]) -> Result<(), BuildError> {
         self.mesh.set_vertices(vertices).map_err(BuildError::Mesh)?;
+        self.ray_layout = OnceLock::new();
+        self.pseudo_normals = OnceLock::new();
         for (pos, &id) in self.order.iter().enumerate() {
             self.leaf_tris[pos] = self.mesh.triangle(id as usize);
         }
@@ -209,6 +214,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             options,
             topology: OnceLock::new(),
             pseudo_normals: OnceLock::new(),
+            ray_layout: OnceLock::new(),
             _scalar: PhantomData,
         })
     }

@@ -1,10 +1,13 @@
 //! Ray casts against a mesh (RTCD §6.3 traversal, ending in clash-narrow's
 //! watertight ray/triangle test).
 
-use crate::{BvQuery, Bvh, MAX_DEPTH, PreparedRay};
+pub(crate) mod wide;
+
+use crate::{BvQuery, Bvh, PreparedRay};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{BarycentricHit, Culling, ShearedRay};
 use rayon::prelude::*;
+use wide::WideBvh;
 
 /// A ray hit on a mesh.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,8 +57,6 @@ impl<T: Scalar> RayQuery<T> {
     }
 }
 
-const STACK: usize = MAX_DEPTH as usize + 2;
-
 impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// The closest hit of `ray` on the mesh within the query's interval (the
     /// smallest `t`; among equal `t`, the smallest triangle index), or `None`.
@@ -87,6 +88,9 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                 hit.t < b.t || (hit.t == b.t && self.order[pos] < self.order[bp])
             });
             if better {
+                // The answer names the mesh triangle: start fetching its
+                // index while the traversal goes on.
+                wide::prefetch(self.order.as_ptr().wrapping_add(pos).cast());
                 best = Some((pos, hit));
             }
             (best.map_or(query.t_max, |(_, b)| b.t), false)
@@ -138,7 +142,29 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         }
     }
 
-    /// Depth-first traversal, nearer child first. `on_hit` gets the leaf
+    /// Builds the layout ray queries traverse now, if not built yet; else
+    /// the first ray query builds it.
+    ///
+    /// Ray casts traverse a derived 8-wide layout of the tree (nodes of up to
+    /// eight children whose exact triangle bounds are stored together, read
+    /// ahead by prefetching; leaves read the tree's triangles in place),
+    /// which cuts the dependent cache misses of a traversal. It is derived
+    /// from the nodes in one sequential pass (about 0.1 s for a million
+    /// triangles), identical whatever the thread count, takes about 1.3
+    /// times the memory of the nodes of an AABB tree built with
+    /// [`crate::BuildOptions::sah`], and is dropped by [`Self::refit`] (and
+    /// rebuilt on the next ray query). It is not saved.
+    pub fn prepare_rays(&self) {
+        self.ray_layout();
+    }
+
+    #[inline]
+    fn ray_layout(&self) -> &WideBvh<T> {
+        self.ray_layout
+            .get_or_init(|| WideBvh::build(&self.nodes, &self.leaf_tris))
+    }
+
+    /// Depth-first traversal, nearer children first. `on_hit` gets the leaf
     /// position of a hit triangle and the hit, and returns the new upper
     /// bound on `t` and whether to stop.
     fn ray_traverse(
@@ -155,64 +181,25 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             return;
         };
         let prepared = PreparedRay::new(ray);
-        let mut t_max = query.t_max;
-        let Some(t0) = self.nodes[0].bv.ray_entry(&prepared, query.t_min, t_max) else {
-            return;
-        };
-        let mut stack = [(0u32, t0); STACK];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (i, entry) = stack[len];
-            if entry > t_max {
-                continue;
-            }
-            let node = &self.nodes[i as usize];
-            match node.triangle_range() {
-                Some(range) => {
-                    for pos in range {
-                        let tri = &self.leaf_tris[pos];
-                        if let Some(hit) = sheared.hit(tri, query.culling, query.t_min, t_max) {
-                            let (bound, stop) = on_hit(pos, hit);
-                            if stop {
-                                return;
-                            }
-                            t_max = bound;
+        let tris = &self.leaf_tris[..];
+        self.ray_layout().traverse(
+            tris,
+            &prepared,
+            query.t_min,
+            query.t_max,
+            |first, count, mut t_max| {
+                let (first, count) = (first as usize, count as usize);
+                for (pos, tri) in tris[first..first + count].iter().enumerate() {
+                    if let Some(hit) = sheared.hit(tri, query.culling, query.t_min, t_max) {
+                        let (bound, stop) = on_hit(first + pos, hit);
+                        if stop {
+                            return (t_max, true);
                         }
+                        t_max = bound;
                     }
                 }
-                None => {
-                    let (l, r) = (i + 1, node.child_or_first);
-                    let tl = self.nodes[l as usize]
-                        .bv
-                        .ray_entry(&prepared, query.t_min, t_max);
-                    let tr = self.nodes[r as usize]
-                        .bv
-                        .ray_entry(&prepared, query.t_min, t_max);
-                    match (tl, tr) {
-                        (Some(a), Some(b)) => {
-                            // push the farther first so the nearer is popped first
-                            let (near, far) = if a <= b {
-                                ((l, a), (r, b))
-                            } else {
-                                ((r, b), (l, a))
-                            };
-                            stack[len] = far;
-                            stack[len + 1] = near;
-                            len += 2;
-                        }
-                        (Some(a), None) => {
-                            stack[len] = (l, a);
-                            len += 1;
-                        }
-                        (None, Some(b)) => {
-                            stack[len] = (r, b);
-                            len += 1;
-                        }
-                        (None, None) => {}
-                    }
-                }
-            }
-        }
+                (t_max, false)
+            },
+        );
     }
 }

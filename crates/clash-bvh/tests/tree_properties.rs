@@ -184,3 +184,51 @@ fn options_and_shape() {
     );
     let _ = Vector3::<f32>::zeros();
 }
+
+/// Data derived lazily from the mesh (pseudo-normals for signed distance,
+/// the ray layout) is rebuilt after a refit: answers equal a fresh build's.
+#[test]
+fn refit_drops_derived_query_data() {
+    let sphere: TriMesh<f64> = uv_sphere(1.0, 12, 16);
+    let mut tree = Bvh::<f64, Obb<f64>>::build(sphere.clone(), &BuildOptions::default()).unwrap();
+    let points: Vec<Point3<f64>> = (0..40)
+        .map(|i| {
+            let a = i as f64 * 0.37;
+            Point3::new(1.6 * a.cos(), 1.6 * a.sin(), 0.3 * (i % 7) as f64 - 0.9)
+        })
+        .collect();
+    let ray = clash_math::Ray::new(Point3::new(3.0, 0.1, 0.2), Vector3::new(-1.0, 0.0, 0.0));
+    let q = clash_bvh::RayQuery::default();
+    let distances = |t: &Bvh<f64, Obb<f64>>| -> Vec<f64> {
+        t.signed_distances(&points)
+            .unwrap()
+            .iter()
+            .map(|s| s.distance)
+            .collect()
+    };
+    // Fill the caches on the undeformed mesh.
+    let before = distances(&tree);
+    let _ = tree.cast_ray(&ray, &q);
+    // Mirror in x and stretch: the winding turns inside out, so every
+    // pseudo-normal flips and so does every sign.
+    let deformed: Vec<Point3<f64>> = sphere
+        .vertices()
+        .iter()
+        .map(|p| Point3::new(-p.x * 1.5, p.y, p.z))
+        .collect();
+    tree.refit(&deformed).unwrap();
+    let mut moved = sphere.clone();
+    moved.set_vertices(&deformed).unwrap();
+    let fresh = Bvh::<f64, Obb<f64>>::build(moved, &BuildOptions::default()).unwrap();
+    let got = distances(&tree);
+    assert_eq!(got, distances(&fresh));
+    assert!(
+        got.iter()
+            .zip(&before)
+            .all(|(a, b)| a.signum() != b.signum()),
+        "the mirrored sphere is inside out"
+    );
+    let hit = tree.cast_ray(&ray, &q).unwrap();
+    let want = fresh.cast_ray(&ray, &q).unwrap();
+    assert_eq!((hit.triangle, hit.t), (want.triangle, want.t));
+}
