@@ -10,22 +10,10 @@ use clash_bvh::{
 };
 use clash_math::nalgebra;
 use clash_math::{Isometry3, Plane, Point3, Ray, Scalar, Segment, Triangle, Vector3};
-use clash_narrow::cast::{Culling, ray_triangle};
+use clash_narrow::cast::Culling;
 use clash_narrow::closest::{point_triangle, triangle_triangle};
 use common::*;
 use rand::RngExt;
-
-fn brute_ray<T: Scalar>(mesh: &TriMesh<T>, ray: &Ray<T>, q: &RayQuery<T>) -> Vec<(T, u32)> {
-    let mut v: Vec<(T, u32)> = mesh
-        .triangles()
-        .enumerate()
-        .filter_map(|(i, t)| {
-            ray_triangle(ray, &t, q.culling, q.t_min, q.t_max).map(|h| (h.t, i as u32))
-        })
-        .collect();
-    v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
-    v
-}
 
 fn random_ray<T: Scalar>(rng: &mut Rng, center: Point3<f64>, size: f64) -> Ray<T> {
     let o = center

@@ -14,19 +14,6 @@ use clash_narrow::cast::{Culling, ray_triangle};
 use common::*;
 use rand::RngExt;
 
-/// Every hit `(t, triangle)`, sorted by `t` then triangle index.
-fn brute<T: Scalar>(mesh: &TriMesh<T>, ray: &Ray<T>, q: &RayQuery<T>) -> Vec<(T, u32)> {
-    let mut v: Vec<(T, u32)> = mesh
-        .triangles()
-        .enumerate()
-        .filter_map(|(i, t)| {
-            ray_triangle(ray, &t, q.culling, q.t_min, q.t_max).map(|h| (h.t, i as u32))
-        })
-        .collect();
-    v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
-    v
-}
-
 fn queries<T: Scalar>() -> [RayQuery<T>; 4] {
     [
         RayQuery::default(),
@@ -45,7 +32,7 @@ fn check<T: Scalar, B: BvQuery<T>>(tree: &Bvh<T, B>, rays: &[Ray<T>]) -> usize {
     let mut hits = 0;
     for ray in rays {
         for q in queries::<T>() {
-            let expected = brute(tree.mesh(), ray, &q);
+            let expected = brute_ray(tree.mesh(), ray, &q);
             let got = tree.cast_ray(ray, &q);
             assert_eq!(
                 got.map(|h| (h.t, h.triangle)),

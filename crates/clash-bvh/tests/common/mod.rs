@@ -175,3 +175,23 @@ pub fn sorted(mut v: Vec<TrianglePair>) -> Vec<TrianglePair> {
     v.sort_unstable();
     v
 }
+
+/// Every hit `(t, triangle)` of `ray` on the mesh within the query, by
+/// clash-narrow's ray/triangle test on each triangle, sorted by `t` then
+/// triangle index: the oracle of the ray queries.
+pub fn brute_ray<T: Scalar>(
+    mesh: &TriMesh<T>,
+    ray: &clash_math::Ray<T>,
+    q: &clash_bvh::RayQuery<T>,
+) -> Vec<(T, u32)> {
+    let mut v: Vec<(T, u32)> = mesh
+        .triangles()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            clash_narrow::cast::ray_triangle(ray, &t, q.culling, q.t_min, q.t_max)
+                .map(|h| (h.t, i as u32))
+        })
+        .collect();
+    v.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap().then(a.1.cmp(&b.1)));
+    v
+}
