@@ -309,35 +309,13 @@ mod tests {
 
     #[test]
     fn closed_form_adversarial_matrices() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
         check_closed_form(&Matrix3::zeros(), 1e-12);
         check_closed_form(&Matrix3::identity(), 1e-12);
         check_closed_form(
             &Matrix3::from_diagonal(&Vector3::new(3.0, -1.0, 3.0)),
             1e-12,
         );
-        for scale in [1e-150, 1e-30, 1e-6, 1.0, 1e6, 1e30, 1e150] {
-            for _ in 0..200 {
-                let r = random_rotation(&mut rng);
-                let v = Vector3::new(
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-1.0..1.0),
-                    rng.random_range(-1.0..1.0),
-                );
-                check_closed_form(&(v * v.transpose() * scale), 1e-7);
-                for d in [
-                    Vector3::new(2.0, 2.0, -1.0),
-                    Vector3::new(1.0, 1.0, 1.0),
-                    Vector3::new(5.0, 0.0, 0.0),
-                    Vector3::new(1.0, 1e-9, 1e-9),
-                    Vector3::new(1.0, 1.0 + 1e-9, 0.5),
-                    Vector3::new(0.0, 1e-12, -1e-12),
-                ] {
-                    let m = r * Matrix3::from_diagonal(&(d * scale)) * r.transpose();
-                    check_closed_form(&((m + m.transpose()) * 0.5), 1e-7);
-                }
-            }
-        }
+        for_each_scaled_matrix(4, |m| check_closed_form(m, 1e-7));
         // non-finite input: still an orthonormal basis, no panic
         for bad in [f64::NAN, f64::INFINITY] {
             let e = symmetric_eigen_closed_form(&Matrix3::new(
@@ -374,13 +352,20 @@ mod tests {
 
     #[test]
     fn adversarial_matrices() {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         check(&Matrix3::zeros(), 1e-12);
         check(&Matrix3::identity(), 1e-12);
         check(
             &Matrix3::from_diagonal(&Vector3::new(3.0, -1.0, 3.0)),
             1e-12,
         );
+        for_each_scaled_matrix(2, |m| check(m, 1e-12));
+    }
+
+    /// At scales from 1e-150 to 1e150: random rank-1 matrices and rotated
+    /// diagonals with repeated (two and three equal), zero, nearly equal and
+    /// tiny eigenvalues.
+    fn for_each_scaled_matrix(seed: u64, mut f: impl FnMut(&Matrix3<f64>)) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         for scale in [1e-150, 1e-30, 1e-6, 1.0, 1e6, 1e30, 1e150] {
             for _ in 0..200 {
                 let r = random_rotation(&mut rng);
@@ -389,17 +374,17 @@ mod tests {
                     rng.random_range(-1.0..1.0),
                     rng.random_range(-1.0..1.0),
                 );
-                // rank 1
-                check(&(v * v.transpose() * scale), 1e-12);
-                // repeated eigenvalues (two and three equal), and a zero one
+                f(&(v * v.transpose() * scale));
                 for d in [
                     Vector3::new(2.0, 2.0, -1.0),
                     Vector3::new(1.0, 1.0, 1.0),
                     Vector3::new(5.0, 0.0, 0.0),
                     Vector3::new(1.0, 1e-9, 1e-9),
+                    Vector3::new(1.0, 1.0 + 1e-9, 0.5),
+                    Vector3::new(0.0, 1e-12, -1e-12),
                 ] {
                     let m = r * Matrix3::from_diagonal(&(d * scale)) * r.transpose();
-                    check(&((m + m.transpose()) * 0.5), 1e-12);
+                    f(&((m + m.transpose()) * 0.5));
                 }
             }
         }
