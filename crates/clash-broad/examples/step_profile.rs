@@ -2,11 +2,28 @@
 //! `benches/benches/broad.rs` (moving boxes bouncing in a cube).
 //!
 //! `cargo run --release -p clash-broad --example step_profile -- 10000 200`
+//!
+//! Prints wall time per phase, then CPU time per phase (all threads, from
+//! `/proc`), which is steadier on a busy machine. `VERBOSE=k` prints every
+//! k-th step.
 use clash_broad::{DynamicTree, ProxyHandle, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::{Point3, Vector3};
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
+
+/// CPU time of this process in nanoseconds (all threads, from
+/// `/proc/self/task/*/schedstat`; 0 where that is unavailable). Unlike wall
+/// time it excludes time spent waiting for a CPU on a busy machine.
+fn cpu_ns() -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read_to_string(e.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -43,6 +60,11 @@ fn main() {
         .collect();
     let mut pairs: Vec<ProxyPair> = Vec::new();
     let (mut t_up, mut t_settle, mut t_pairs, mut moved, mut count) = (0.0, 0.0, 0.0, 0usize, 0);
+    let mut cpu = [0u64; 3];
+    // VERBOSE=k prints every k-th step (VERBOSE alone: every 10th).
+    let every = std::env::var("VERBOSE")
+        .ok()
+        .map(|v| v.parse::<usize>().unwrap_or(10).max(1));
     for s in 0..steps {
         for (c, v) in center.iter_mut().zip(vel.iter_mut()) {
             for k in 0..3 {
@@ -52,6 +74,7 @@ fn main() {
                 }
             }
         }
+        let c0 = cpu_ns();
         let t0 = Instant::now();
         let mut m = 0;
         for (i, h) in handles.iter().enumerate() {
@@ -60,16 +83,22 @@ fn main() {
             m += usize::from(tree.update(*h, aabb(&center[i], &half[i]), d).unwrap());
         }
         let t1 = Instant::now();
+        let c1 = cpu_ns();
         tree.settle();
         let t2 = Instant::now();
+        let c2 = cpu_ns();
         tree.overlapping_pairs(&mut pairs);
         let t3 = Instant::now();
-        if std::env::var("VERBOSE").is_ok() && s % 10 == 0 {
+        let c3 = cpu_ns();
+        if every.is_some_and(|e| s % e == 0) {
             println!(
-                "step {s}: moved {m} update {:.3} settle {:.3} pairs {:.3}",
+                "step {s}: moved {m} update {:.3} settle {:.3} pairs {:.3} (cpu {:.3} {:.3} {:.3})",
                 (t1 - t0).as_secs_f64() * 1e3,
                 (t2 - t1).as_secs_f64() * 1e3,
-                (t3 - t2).as_secs_f64() * 1e3
+                (t3 - t2).as_secs_f64() * 1e3,
+                (c1 - c0) as f64 * 1e-6,
+                (c2 - c1) as f64 * 1e-6,
+                (c3 - c2) as f64 * 1e-6,
             );
         }
         if s >= steps / 4 {
@@ -78,6 +107,9 @@ fn main() {
             t_pairs += (t3 - t2).as_secs_f64();
             moved += m;
             count += 1;
+            cpu[0] += c1 - c0;
+            cpu[1] += c2 - c1;
+            cpu[2] += c3 - c2;
         }
     }
     let c = count as f64 * 1e-3;
@@ -94,5 +126,13 @@ fn main() {
             f.rebuild();
             tree.total_internal_area() / f.total_internal_area()
         }
+    );
+    let c = count as f64 * 1e6;
+    println!(
+        "cpu time (all threads): update {:.3} ms, settle {:.3} ms, pairs {:.3} ms, total {:.3} ms",
+        cpu[0] as f64 / c,
+        cpu[1] as f64 / c,
+        cpu[2] as f64 / c,
+        cpu.iter().sum::<u64>() as f64 / c
     );
 }

@@ -97,6 +97,10 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) free_node: u32,
     pub(crate) node_count: usize,
     pub(crate) slots: Slots<T, U>,
+    /// Per slot: the fat box of its leaf (a copy of the leaf node's box, kept
+    /// in slot order so that [`update`](Self::update) tests containment
+    /// without touching the node array; meaningless for free slots).
+    pub(crate) fat: Vec<Aabb<T>>,
     margin: T,
     prediction: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
@@ -117,6 +121,14 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// re-insertion at the next [`settle`](Self::settle).
     pub(crate) pending: Vec<u32>,
     pub(crate) pending_flag: Vec<bool>,
+    /// Internal nodes that [`update`](Self::update) enlarged or whose child
+    /// shrank: their boxes may be loose (contain the union of their
+    /// children's without equalling it) until [`refit_loose`](Self::refit_loose).
+    pub(crate) loose: Vec<u32>,
+    /// Per node: is it in `loose`?
+    pub(crate) loose_flag: Vec<bool>,
+    /// Scratch of [`refit_loose`](Self::refit_loose): loose nodes bucketed by height.
+    pub(crate) loose_buckets: Vec<Vec<u32>>,
     /// Re-insertions since the last rebuild.
     pub(crate) churn: usize,
     /// [`cost_ratio`](Self::cost_ratio) right after the last rebuild.
@@ -156,6 +168,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             free_node: NULL,
             node_count: 0,
             slots: Slots::default(),
+            fat: Vec::new(),
             margin,
             prediction,
             search: Vec::new(),
@@ -167,6 +180,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pair_keys: Vec::new(),
             pending: Vec::new(),
             pending_flag: Vec::new(),
+            loose: Vec::new(),
+            loose_flag: Vec::new(),
+            loose_buckets: Vec::new(),
             churn: 0,
             rebuilt_cost: 0.0,
         })
@@ -254,6 +270,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Non-finite or inverted box; capacity exceeded.
     pub fn insert(&mut self, aabb: Aabb<T>, data: U) -> Result<ProxyHandle, BroadPhaseError> {
         check_aabb(&aabb)?;
+        self.refit_loose();
         if self.slots.len() >= (NULL / 2 - 2) as usize {
             return Err(BroadPhaseError::CapacityExceeded);
         }
@@ -273,6 +290,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             height: 0,
             proxy: slot,
         };
+        self.set_fat(slot, fat);
         self.insert_leaf(leaf);
         self.mark_moved(slot);
         Ok(self.slots.handle(slot))
@@ -284,6 +302,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn remove(&mut self, handle: ProxyHandle) -> Result<U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
+        self.refit_loose();
         let leaf = self.slots.link[i];
         self.remove_leaf(leaf);
         self.free_node_at(leaf);
@@ -295,10 +314,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// When the new box still lies in the fat box, and the fat box is not
     /// much larger than the new fat box would be (so that it shrinks again
     /// after fast motion stops), only the tight box is stored and `false` is
-    /// returned. Otherwise the leaf gets a new fat box, its ancestors are
-    /// refitted, it is queued for re-insertion at the next
-    /// [`settle`](Self::settle), and `true` is returned. The handle is
-    /// unchanged either way.
+    /// returned; this path reads only per-object arrays, not the tree.
+    /// Otherwise the leaf gets a new fat box, its ancestors are enlarged to
+    /// contain it (their boxes may stay larger than needed until the next
+    /// [`settle`](Self::settle), insertion or removal refits them, each
+    /// once), it is queued for re-insertion at the next `settle`, and `true`
+    /// is returned. Queries stay exact in between. The handle is unchanged
+    /// either way.
     ///
     /// # Errors
     /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
@@ -320,8 +342,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             }
         }
         self.slots.aabb[i] = aabb;
-        let leaf = self.slots.link[i];
-        let old = self.nodes[leaf as usize].aabb;
+        let old = self.fat[i];
         if contains(&old, &aabb) {
             // Still inside; keep the fat box unless it is far too large.
             let reach = displacement
@@ -339,7 +360,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 return Ok(false);
             }
         }
-        self.move_leaf(leaf, fat);
+        self.move_leaf(self.slots.link[i], fat);
         self.mark_moved(i as u32);
         Ok(true)
     }
@@ -361,6 +382,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if self.slots.capacity().saturating_add(items.len()) >= (NULL as usize) / 2 - 1 {
             return Err(BroadPhaseError::CapacityExceeded);
         }
+        self.refit_loose();
         let mut handles = Vec::with_capacity(items.len());
         for (aabb, data) in items {
             let leaf = self.alloc_node()?;
@@ -374,12 +396,22 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 height: 0,
                 proxy: slot,
             };
+            self.set_fat(slot, fat);
             handles.push(self.slots.handle(slot));
         }
         self.rebuild();
         // Many new leaves: the next pair enumeration traverses the whole tree.
         self.fat_pairs_valid = false;
         Ok(handles)
+    }
+
+    /// Stores the fat box of `slot` in the per-slot copy (growing it as needed).
+    fn set_fat(&mut self, slot: u32, fat: Aabb<T>) {
+        let s = slot as usize;
+        if self.fat.len() <= s {
+            self.fat.resize(s + 1, fat);
+        }
+        self.fat[s] = fat;
     }
 
     /// Records that the fat box of `slot` changed, for the incremental pair enumeration.
@@ -489,20 +521,31 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     ///
     /// The re-insertion is deferred to the next [`settle`](Self::settle)
     /// (which pair enumeration calls): until then the leaf keeps its place
-    /// and its ancestors are refitted, so the tree stays exact and valid.
+    /// and its ancestors are enlarged to contain its new box (as Box2D's
+    /// tree does), up to the first that already contains it, so the tree
+    /// stays valid and its answers exact. The enlarged ancestors, and the
+    /// parent (whose box may now be larger than the union of its children),
+    /// are marked loose; [`refit_loose`](Self::refit_loose) makes them exact
+    /// again, each node once however many of its leaves moved.
     fn move_leaf(&mut self, leaf: u32, fat: Aabb<T>) {
         self.nodes[leaf as usize].aabb = fat;
-        // Plain refit, no rotations: the box is provisional (it may be far
-        // from its final place), and rotating around it would bend the tree.
-        let mut n = self.nodes[leaf as usize].parent;
+        self.fat[self.nodes[leaf as usize].proxy as usize] = fat;
+        // No rotations: the box is provisional (it may be far from its
+        // final place), and rotating around it would bend the tree.
+        let parent = self.nodes[leaf as usize].parent;
+        if parent != NULL {
+            self.mark_loose(parent);
+        }
+        let mut n = parent;
         while n != NULL {
-            let [a, b] = self.nodes[n as usize].child;
-            let aabb = union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb);
-            if aabb == self.nodes[n as usize].aabb {
+            let node = &mut self.nodes[n as usize];
+            if contains(&node.aabb, &fat) {
                 break;
             }
-            self.nodes[n as usize].aabb = aabb;
-            n = self.nodes[n as usize].parent;
+            node.aabb = union(&node.aabb, &fat);
+            let up = node.parent;
+            self.mark_loose(n);
+            n = up;
         }
         let slot = self.nodes[leaf as usize].proxy;
         let s = slot as usize;
@@ -515,11 +558,74 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
     }
 
+    /// Records that internal node `n` may be loose.
+    #[inline]
+    fn mark_loose(&mut self, n: u32) {
+        let k = n as usize;
+        if self.loose_flag.len() <= k {
+            self.loose_flag.resize(self.nodes.len().max(k + 1), false);
+        }
+        if !self.loose_flag[k] {
+            self.loose_flag[k] = true;
+            self.loose.push(n);
+        }
+    }
+
+    /// Makes every loose internal node's box the exact union of its
+    /// children's again, bottom-up by height (a node's height exceeds its
+    /// children's, so each is refitted after them), each node once; a node
+    /// whose box changes makes its parent loose. No allocation once the
+    /// scratch has grown. Called before every change of topology, so loose
+    /// boxes only live between [`update`](Self::update)s and the next
+    /// [`settle`](Self::settle), insertion or removal.
+    pub(crate) fn refit_loose(&mut self) {
+        if self.loose.is_empty() {
+            return;
+        }
+        // The node array may have grown since the flags were sized.
+        if self.loose_flag.len() < self.nodes.len() {
+            self.loose_flag.resize(self.nodes.len(), false);
+        }
+        let mut buckets = core::mem::take(&mut self.loose_buckets);
+        let top = self.height() as usize;
+        if buckets.len() <= top {
+            buckets.resize_with(top + 1, Vec::new);
+        }
+        for &n in &self.loose {
+            buckets[self.nodes[n as usize].height as usize].push(n);
+        }
+        self.loose.clear();
+        for h in 1..=top {
+            let mut k = 0;
+            while k < buckets[h].len() {
+                let n = buckets[h][k];
+                k += 1;
+                self.loose_flag[n as usize] = false;
+                let node = &self.nodes[n as usize];
+                let [a, b] = node.child;
+                let aabb = union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb);
+                if aabb == node.aabb {
+                    continue;
+                }
+                let parent = node.parent;
+                self.nodes[n as usize].aabb = aabb;
+                if parent != NULL && !self.loose_flag[parent as usize] {
+                    self.loose_flag[parent as usize] = true;
+                    buckets[self.nodes[parent as usize].height as usize].push(parent);
+                }
+            }
+            buckets[h].clear();
+        }
+        self.loose_buckets = buckets;
+    }
+
     /// Re-inserts the leaves that [`update`](Self::update) moved out of their
-    /// fat boxes since the last call, each from the root by SAH cost. When
+    /// fat boxes since the last call, each from the root by SAH cost, after
+    /// refitting the boxes that updates left loose. When
     /// more than an eighth of all objects are pending (a whole scene is
     /// moving), re-inserting them one by one costs more than keeping the
-    /// tree as it is: their leaves were already refitted in place, so the
+    /// tree as it is: their leaves keep their places and their ancestors
+    /// are refitted (loose boxes made exact, each node once), so the
     /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
     /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
     /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
@@ -530,6 +636,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// [`overlapping_pairs`](Self::overlapping_pairs)
     /// calls this first; call it yourself when you update without asking for pairs.
     pub fn settle(&mut self) {
+        self.refit_loose();
         if self.pending.is_empty() {
             return;
         }

@@ -44,6 +44,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             .collect();
         self.free_node = NULL;
         self.churn = 0;
+        // Every box is recomputed from the leaves.
+        for &n in &self.loose {
+            self.loose_flag[n as usize] = false;
+        }
+        self.loose.clear();
         for &slot in &self.pending {
             self.pending_flag[slot as usize] = false;
         }
@@ -126,8 +131,8 @@ fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, par
     };
 }
 
-/// Partitions `items` (at least two) by the cheapest binned SAH split over
-/// the three axes and returns the size of the left part (in `1..len`).
+/// Partitions `items` (at least two) by the cheapest binned SAH split along
+/// the axis of largest centroid extent and returns the size of the left part (in `1..len`).
 /// Falls back to a median split when all centroids coincide.
 fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
     let n = items.len();
@@ -143,75 +148,72 @@ fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
             hi[k] = hi[k].max(it.centroid[k]);
         }
     }
+    // Bin along the axis of largest centroid extent only (Wald 2007): a third
+    // of the work of binning all three axes, at a small cost in quality.
+    let axis = (0..3)
+        .max_by(|&a, &b| {
+            (hi[a] - lo[a])
+                .partial_cmp(&(hi[b] - lo[b]))
+                .unwrap_or(core::cmp::Ordering::Equal)
+                .then(b.cmp(&a))
+        })
+        .expect("three axes");
+    let extent = hi[axis] - lo[axis];
+    if extent.is_nan() || extent <= 0.0 {
+        // All centroids coincide.
+        return n / 2;
+    }
     // Small nodes get fewer bins: the fixed cost of the sweeps dominates there.
     let nb = BINS.min(n);
-    // One pass bins every item on all three axes. Empty bins hold the
-    // inverted infinite box, which `union` absorbs.
-    let scale: [f64; 3] = core::array::from_fn(|k| {
-        let extent = hi[k] - lo[k];
-        if extent.is_nan() || extent <= 0.0 {
-            0.0
-        } else {
-            nb as f64 / extent
-        }
-    });
+    let scale = nb as f64 / extent;
+    // Empty bins hold the inverted infinite box, which `union` absorbs.
     let empty = Aabb {
         min: Point3::new(T::INFINITY, T::INFINITY, T::INFINITY),
         max: Point3::new(T::NEG_INFINITY, T::NEG_INFINITY, T::NEG_INFINITY),
     };
-    let mut counts = [[0u32; BINS]; 3];
-    let mut boxes = [[empty; BINS]; 3];
+    let mut counts = [0u32; BINS];
+    let mut boxes = [empty; BINS];
     for it in items.iter() {
-        for k in 0..3 {
-            let b = bin(it.centroid[k], lo[k], scale[k], nb);
-            counts[k][b] += 1;
-            boxes[k][b] = union(&boxes[k][b], &it.aabb);
-        }
+        let b = bin(it.centroid[axis], lo[axis], scale, nb);
+        counts[b] += 1;
+        boxes[b] = union(&boxes[b], &it.aabb);
     }
-    // (cost, axis, bins on the left)
-    let mut best: Option<(T, usize, usize)> = None;
-    for axis in 0..3 {
-        if scale[axis] == 0.0 {
+    // (cost, bins on the left)
+    let mut best: Option<(T, usize)> = None;
+    // Right-to-left prefix areas and counts.
+    let mut right_area = [T::ZERO; BINS];
+    let mut right_count = [0u32; BINS];
+    let mut acc = empty;
+    let mut cnt = 0;
+    for b in (1..nb).rev() {
+        cnt += counts[b];
+        if counts[b] > 0 {
+            acc = union(&acc, &boxes[b]);
+        }
+        if cnt > 0 {
+            right_area[b] = surface_area(&acc);
+        }
+        right_count[b] = cnt;
+    }
+    let mut acc = empty;
+    let mut cnt = 0;
+    for b in 0..nb - 1 {
+        if counts[b] > 0 {
+            acc = union(&acc, &boxes[b]);
+        }
+        cnt += counts[b];
+        let rc = right_count[b + 1];
+        if cnt == 0 || rc == 0 {
             continue;
         }
-        let (counts, boxes) = (&counts[axis], &boxes[axis]);
-        // Right-to-left prefix areas and counts.
-        let mut right_area = [T::ZERO; BINS];
-        let mut right_count = [0u32; BINS];
-        let mut acc = empty;
-        let mut cnt = 0;
-        for b in (1..nb).rev() {
-            cnt += counts[b];
-            if counts[b] > 0 {
-                acc = union(&acc, &boxes[b]);
-            }
-            if cnt > 0 {
-                right_area[b] = surface_area(&acc);
-            }
-            right_count[b] = cnt;
-        }
-        let mut acc = empty;
-        let mut cnt = 0;
-        for b in 0..nb - 1 {
-            if counts[b] > 0 {
-                acc = union(&acc, &boxes[b]);
-            }
-            cnt += counts[b];
-            let rc = right_count[b + 1];
-            if cnt == 0 || rc == 0 {
-                continue;
-            }
-            let left_area = surface_area(&acc);
-            let cost =
-                left_area * T::lit(f64::from(cnt)) + right_area[b + 1] * T::lit(f64::from(rc));
-            if best.is_none_or(|(c, ..)| cost < c) {
-                best = Some((cost, axis, b + 1));
-            }
+        let left_area = surface_area(&acc);
+        let cost = left_area * T::lit(f64::from(cnt)) + right_area[b + 1] * T::lit(f64::from(rc));
+        if best.is_none_or(|(c, ..)| cost < c) {
+            best = Some((cost, b + 1));
         }
     }
     match best {
-        Some((_, axis, left_bins)) => {
-            let scale = scale[axis];
+        Some((_, left_bins)) => {
             let mut i = 0;
             let mut j = n;
             // In-place partition: bins below `left_bins` go first.

@@ -58,7 +58,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 if !self.slots.is_live(m as usize) {
                     continue;
                 }
-                let fat = self.nodes[self.slots.link[m as usize] as usize].aabb;
+                let fat = self.fat[m as usize];
                 self.visit_fat(&fat, |o| {
                     // A pair of two changed objects is found from the smaller slot's side only.
                     if o != m && !(o < m && moved(o)) {
