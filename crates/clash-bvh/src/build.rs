@@ -11,8 +11,12 @@
 //! sequential pass squeezes out the unused slots, keeping preorder.
 
 use crate::Node;
-use crate::partition::{CentroidBounds, Prims};
-use clash_bv::{Aabb, BoundingVolume, FitError};
+use crate::partition::Prims;
+use crate::partition::{
+    Lanes, Parted, SahPrims, empty_lanes, fold_chunks, grow_lanes, half_area_lanes, lanes_to_aabb,
+    triangle_lanes,
+};
+use clash_bv::{BoundingVolume, FitError};
 use clash_math::{Point3, Scalar, Triangle, Vector3};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -95,6 +99,11 @@ pub const MAX_DEPTH: u32 = 64;
 /// Subtrees with fewer triangles than this are built on the current thread.
 const PARALLEL_THRESHOLD: usize = 2048;
 
+/// SAH nodes with at least this many triangles are binned and partitioned
+/// in chunked parallel passes (the choice depends only on the node's size,
+/// so the tree does not depend on the number of threads).
+const PARALLEL_SPLIT: usize = 1 << 15;
+
 impl Default for BuildOptions {
     fn default() -> Self {
         Self {
@@ -163,23 +172,6 @@ struct Builder {
     opts: BuildOptions,
 }
 
-/// What a parent learnt about a child's triangles while splitting (binned
-/// SAH learns both), so the child skips passes over its triangles.
-#[derive(Clone, Copy)]
-struct Known<T: Scalar> {
-    /// Exact bounds of the triangles' corners.
-    bounds: Option<Aabb<T>>,
-    /// Bounds of the triangles' centroids.
-    centroids: Option<CentroidBounds<T>>,
-}
-
-impl<T: Scalar> Known<T> {
-    const NOTHING: Self = Self {
-        bounds: None,
-        centroids: None,
-    };
-}
-
 /// Output of the builder: nodes in preorder, triangles and ids in leaf order.
 pub(crate) struct Built<T: Scalar, B> {
     pub nodes: Vec<Node<B>>,
@@ -191,13 +183,16 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     triangles: Vec<Triangle<T>>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {
+    let builder = Builder { opts: *opts };
+    if let SplitRule::Sah { bins } = opts.split {
+        return builder.build_sah(triangles, bins as usize);
+    }
     let n = triangles.len();
     let mut tris = triangles;
     // Set-up and compaction run on the pool too (order-preserving collects).
     let mut cents: Vec<Point3<T>> = tris.par_iter().map(|t| t.centroid()).collect();
     let mut ids: Vec<u32> = (0..n as u32).collect();
     let mut slots: Vec<Option<Node<B>>> = (0..2 * n - 1).into_par_iter().map(|_| None).collect();
-    let builder = Builder { opts: *opts };
     builder.node(
         &mut slots,
         0,
@@ -208,7 +203,6 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         },
         0,
         0,
-        Known::NOTHING,
     )?;
     Ok(Built {
         nodes: compact(slots),
@@ -222,8 +216,13 @@ impl Builder {
         self.opts.fit.fit(tris)
     }
 
+    fn is_leaf(&self, n: usize, depth: u32) -> bool {
+        n <= self.opts.max_leaf_size as usize || depth >= self.opts.max_depth
+    }
+
     /// Builds the subtree over `prims` into `slots` (whose first element is
     /// global slot `slot_base`); `first` is the global position of `prims[0]`.
+    /// Median and mean splits.
     fn node<T: Scalar, B: BoundingVolume<T>>(
         &self,
         slots: &mut [Option<Node<B>>],
@@ -231,18 +230,10 @@ impl Builder {
         mut prims: Prims<'_, T>,
         first: u32,
         depth: u32,
-        known: Known<T>,
     ) -> Result<(), FitError> {
         let n = prims.len();
-        let from_bounds = match self.opts.fit {
-            FitQuality::Default => known.bounds.as_ref().and_then(B::from_triangle_bounds),
-            FitQuality::Tight | FitQuality::TightAbove { .. } => None,
-        };
-        let bv: B = match from_bounds {
-            Some(bv) => bv,
-            None => self.fit(prims.tris)?,
-        };
-        if n <= self.opts.max_leaf_size as usize || depth >= self.opts.max_depth {
+        let bv: B = self.fit(prims.tris)?;
+        if self.is_leaf(n, depth) {
             slots[0] = Some(Node {
                 bv,
                 child_or_first: first,
@@ -250,7 +241,7 @@ impl Builder {
             });
             return Ok(());
         }
-        let (k, left_known, right_known) = self.split(&bv, &mut prims, known);
+        let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
         slots[0] = Some(Node {
             bv,
@@ -260,17 +251,8 @@ impl Builder {
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
-        let left = move || self.node(left_slots, slot_base + 1, lp, first, depth + 1, left_known);
-        let right = move || {
-            self.node(
-                right_slots,
-                right_slot,
-                rp,
-                first + k as u32,
-                depth + 1,
-                right_known,
-            )
-        };
+        let left = move || self.node(left_slots, slot_base + 1, lp, first, depth + 1);
+        let right = move || self.node(right_slots, right_slot, rp, first + k as u32, depth + 1);
         if n >= PARALLEL_THRESHOLD {
             let (l, r) = rayon::join(left, right);
             l.and(r)
@@ -280,23 +262,17 @@ impl Builder {
         }
     }
 
-    /// Partitions `prims` and returns the size `k` of the left part,
-    /// `0 < k < n`, with what the split learnt about each part.
-    fn split<T: Scalar, B: BoundingVolume<T>>(
-        &self,
-        bv: &B,
-        prims: &mut Prims<'_, T>,
-        known: Known<T>,
-    ) -> (usize, Known<T>, Known<T>) {
+    /// Partitions `prims` (median or mean split) and returns the size `k`
+    /// of the left part, `0 < k < n`.
+    fn split<T: Scalar, B: BoundingVolume<T>>(&self, bv: &B, prims: &mut Prims<'_, T>) -> usize {
         let n = prims.len();
         let median = |prims: &mut Prims<'_, T>, axis: Vector3<T>| {
             prims.select_nth(n / 2, |c| c.coords.dot(&axis));
-            (n / 2, Known::NOTHING, Known::NOTHING)
+            n / 2
         };
+        let axis = longest_axis(bv);
         match self.opts.split {
-            SplitRule::Median => median(prims, longest_axis(bv)),
             SplitRule::Mean => {
-                let axis = longest_axis(bv);
                 let mean = prims
                     .cents
                     .iter()
@@ -306,40 +282,191 @@ impl Builder {
                 if k == 0 || k == n {
                     median(prims, axis)
                 } else {
-                    (k, Known::NOTHING, Known::NOTHING)
+                    k
                 }
             }
-            SplitRule::Sah { bins } => {
-                let cents = known
-                    .centroids
-                    .unwrap_or_else(|| CentroidBounds::of(prims.cents));
-                let bins = bins as usize;
-                let found = if bins <= 16 {
-                    sah_split::<T, 16>(prims, bins, &cents)
-                } else if bins <= 64 {
-                    sah_split::<T, 64>(prims, bins, &cents)
-                } else {
-                    sah_split::<T, 256>(prims, bins, &cents)
-                };
-                match found {
-                    Some(s) => {
-                        // The very binning that chose the plane sends each
-                        // triangle left or right, so the bins' boxes are
-                        // exactly the children's bounds and neither side is empty.
-                        let (k, lc, rc) = prims.partition_with_bounds(|c| s.goes_left(c));
-                        debug_assert!(0 < k && k < n);
-                        let part = |bounds, centroids| Known {
-                            bounds: Some(bounds),
-                            centroids: Some(centroids),
-                        };
-                        (k, part(s.left, lc), part(s.right, rc))
-                    }
-                    None => median(prims, longest_axis(bv)),
-                }
-            }
+            SplitRule::Median | SplitRule::Sah { .. } => median(prims, axis),
         }
     }
+
+    // --- binned SAH --------------------------------------------------------
+    //
+    // The SAH builder permutes only the triangles' boxes (in the lane layout
+    // of `partition::Lanes`) and ids; the triangles are gathered into leaf
+    // order at the end. Every node's exact corner bounds come from the
+    // binning that split its parent, so no node is fitted during the build:
+    // AABB trees with the default fit take them as their volumes, other
+    // volumes are fitted afterwards, in parallel, to each node's (final,
+    // contiguous) triangles. Subtrees write runs of nodes in preorder with
+    // run-relative child links; the runs are concatenated at the end.
+
+    fn build_sah<T: Scalar, B: BoundingVolume<T>>(
+        &self,
+        triangles: Vec<Triangle<T>>,
+        bins: usize,
+    ) -> Result<Built<T, B>, FitError> {
+        let n = triangles.len();
+        let mut boxes: Vec<Lanes<T>> = triangles.par_iter().map(triangle_lanes).collect();
+        let mut ids: Vec<u32> = (0..n as u32).into_par_iter().collect();
+        // Zeroed allocations: pages are only touched by the parallel passes.
+        let scratch = n;
+        let mut alt_boxes: Vec<Lanes<T>> = vec![[T::ZERO; 8]; scratch];
+        let mut alt_ids: Vec<u32> = vec![0; scratch];
+        let prims = SahPrims {
+            boxes: &mut boxes,
+            ids: &mut ids,
+            alt_boxes: &mut alt_boxes,
+            alt_ids: &mut alt_ids,
+            swapped: false,
+        };
+        let (bounds, cents) = prims.bounds();
+        let runs = self.sah_task(prims, bins, 0, 0, bounds, cents);
+        drop((boxes, alt_boxes, alt_ids));
+        let tris: Vec<Triangle<T>> = ids.par_iter().map(|&i| triangles[i as usize]).collect();
+        drop(triangles);
+        let mut offsets = Vec::with_capacity(runs.len());
+        let mut total = 0u32;
+        for run in &runs {
+            offsets.push(total);
+            total += run.len() as u32;
+        }
+        let fit = self.opts.fit;
+        // One indexed parallel pass writes the final array: node `g` is
+        // entry `g - offsets[r]` of the run `r` that holds it.
+        let nodes = (0..total)
+            .into_par_iter()
+            .map(|g| {
+                let run = offsets.partition_point(|&o| o <= g) - 1;
+                let (r, offset) = (&runs[run][(g - offsets[run]) as usize], offsets[run]);
+                let from_bounds = match fit {
+                    FitQuality::Default => B::from_triangle_bounds(&lanes_to_aabb(&r.bounds)),
+                    FitQuality::Tight | FitQuality::TightAbove { .. } => None,
+                };
+                let bv = match from_bounds {
+                    Some(bv) => bv,
+                    None => fit.fit(&tris[r.first as usize..(r.first + r.n) as usize])?,
+                };
+                Ok(if r.right == 0 {
+                    Node {
+                        bv,
+                        child_or_first: r.first,
+                        count: r.n,
+                    }
+                } else {
+                    Node {
+                        bv,
+                        child_or_first: offset + r.right,
+                        count: 0,
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>, FitError>>()?;
+        Ok(Built { nodes, tris, ids })
+    }
+
+    /// Builds the subtree over `prims` (exact corner bounds `bounds`, centre
+    /// key bounds `cents`; `first` is the leaf-order position of `prims[0]`),
+    /// forking below nodes of at least [`PARALLEL_THRESHOLD`] triangles.
+    fn sah_task<T: Scalar>(
+        &self,
+        mut prims: SahPrims<'_, T>,
+        bins: usize,
+        first: u32,
+        depth: u32,
+        bounds: Lanes<T>,
+        cents: Lanes<T>,
+    ) -> Runs<T> {
+        let n = prims.len();
+        if n < PARALLEL_THRESHOLD || self.is_leaf(n, depth) {
+            prims.go_home();
+            let mut run = Vec::new();
+            self.sah_seq(prims, bins, first, depth, bounds, cents, &mut run);
+            return vec![run];
+        }
+        let s = sah_split(&mut prims, bins, &cents);
+        let k = s.k;
+        let (lp, rp) = prims.split_at(k);
+        let (l, r) = rayon::join(
+            || self.sah_task(lp, bins, first, depth + 1, s.left, s.left_cents),
+            || {
+                self.sah_task(
+                    rp,
+                    bins,
+                    first + k as u32,
+                    depth + 1,
+                    s.right,
+                    s.right_cents,
+                )
+            },
+        );
+        let left_nodes: usize = l.iter().map(Vec::len).sum();
+        let mut runs = Vec::with_capacity(1 + l.len() + r.len());
+        runs.push(vec![RawNode {
+            bounds,
+            first,
+            n: n as u32,
+            right: 1 + left_nodes as u32,
+        }]);
+        runs.extend(l);
+        runs.extend(r);
+        runs
+    }
+
+    /// [`Self::sah_task`] on the current thread, appending to one run.
+    #[allow(clippy::too_many_arguments)]
+    fn sah_seq<T: Scalar>(
+        &self,
+        mut prims: SahPrims<'_, T>,
+        bins: usize,
+        first: u32,
+        depth: u32,
+        bounds: Lanes<T>,
+        cents: Lanes<T>,
+        run: &mut Vec<RawNode<T>>,
+    ) {
+        let n = prims.len();
+        let me = run.len();
+        run.push(RawNode {
+            bounds,
+            first,
+            n: n as u32,
+            right: 0,
+        });
+        if self.is_leaf(n, depth) {
+            return;
+        }
+        let s = sah_split(&mut prims, bins, &cents);
+        let (lp, rp) = prims.split_at(s.k);
+        self.sah_seq(lp, bins, first, depth + 1, s.left, s.left_cents, run);
+        run[me].right = run.len() as u32;
+        self.sah_seq(
+            rp,
+            bins,
+            first + s.k as u32,
+            depth + 1,
+            s.right,
+            s.right_cents,
+            run,
+        );
+    }
 }
+
+/// A node of the SAH builder before its volume is fitted.
+#[derive(Clone, Copy)]
+struct RawNode<T: Scalar> {
+    /// Exact bounds of the node's triangles' corners.
+    bounds: Lanes<T>,
+    /// Leaf-order position of its first triangle.
+    first: u32,
+    /// Number of triangles below it.
+    n: u32,
+    /// Internal node: the right child's index relative to the start of the
+    /// node's run. 0 for a leaf.
+    right: u32,
+}
+
+/// Runs of nodes in preorder; concatenated, they are the tree.
+type Runs<T> = Vec<Vec<RawNode<T>>>;
 
 /// The longest axis of a volume's bounding OBB (for an AABB: its longest side).
 fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
@@ -355,103 +482,196 @@ fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
     obb.axes.column(i).into_owned()
 }
 
-fn tri_aabb<T: Scalar>(t: &Triangle<T>) -> (Point3<T>, Point3<T>) {
-    (t.a.inf(&t.b).inf(&t.c), t.a.sup(&t.b).sup(&t.c))
-}
-
-fn half_area<T: Scalar>(lo: &Point3<T>, hi: &Point3<T>) -> T {
-    let d = hi - lo;
-    if d.x < T::ZERO {
-        T::ZERO
-    } else {
-        d.x * d.y + d.y * d.z + d.z * d.x
-    }
-}
-
-/// The split binned SAH chose: triangles whose centroid falls in bins
-/// `0..=last_left` along `axis` go left.
-struct SahSplit<T: Scalar> {
-    axis: usize,
-    last_left: usize,
-    origin: T,
-    scale: T,
-    bins: usize,
-    /// Exact bounds of the left and right triangles' corners.
-    left: Aabb<T>,
-    right: Aabb<T>,
-}
-
-impl<T: Scalar> SahSplit<T> {
-    #[inline(always)]
-    fn goes_left(&self, c: &Point3<T>) -> bool {
-        bin_of(c[self.axis], self.origin, self.scale, self.bins) <= self.last_left
-    }
-}
-
-/// The bin of coordinate `x` (clamped to `0..bins`).
+/// The bin of centre key `x`: `floor((x - origin) * scale)` clamped to
+/// `0..=top` (`top` is the last bin, at most 255), with NaN in bin 0.
 #[inline(always)]
-fn bin_of<T: Scalar>(x: T, origin: T, scale: T, bins: usize) -> usize {
-    (((x - origin) * scale).to_f64() as usize).min(bins - 1)
+fn bin_of<T: Scalar>(x: T, origin: T, scale: T, top: f32) -> usize {
+    let f = ((x - origin) * scale).to_f32();
+    let f = if f > 0.0 { f } else { 0.0 };
+    let f = if f < top { f } else { top };
+    // SAFETY: `f` lies in `[0, top]` with `top <= 255` (NaN fails `f > 0`
+    // and became 0), so it is finite and its truncation fits in `u32`, as
+    // `to_int_unchecked` requires. Tested by `tests::bin_of_clamps`.
+    unsafe { f.to_int_unchecked::<u32>() as usize }
 }
 
-/// Binned SAH over `bins <= N` bins per axis: the split with the lowest
-/// cost, or `None` when the centroids coincide. `N` only sizes the stack
-/// arrays, so that small bin counts do not initialise 256 bins per node.
-fn sah_split<T: Scalar, const N: usize>(
-    prims: &Prims<'_, T>,
+/// The binning of a node: per axis and bin, the bounds of the boxes whose
+/// centre key falls in it and their count.
+#[derive(Clone, Copy)]
+struct Bins<T: Scalar, const N: usize> {
+    boxes: [[Lanes<T>; N]; 3],
+    counts: [[u32; N]; 3],
+}
+
+impl<T: Scalar, const N: usize> Bins<T, N> {
+    fn merge(mut self, other: Self) -> Self {
+        for k in 0..3 {
+            for b in 0..N {
+                grow_lanes(&mut self.boxes[k][b], &other.boxes[k][b]);
+                self.counts[k][b] += other.counts[k][b];
+            }
+        }
+        self
+    }
+}
+
+/// Where a node's centre keys go: bin origin and scale per axis.
+struct Grid<T: Scalar> {
+    origin: [T; 3],
+    scale: [T; 3],
+    live: [bool; 3],
     bins: usize,
-    cents: &CentroidBounds<T>,
-) -> Option<SahSplit<T>> {
-    let (clo, chi) = (cents.min, cents.max);
-    let empty = (
-        Point3::from(Vector3::repeat(T::INFINITY)),
-        Point3::from(Vector3::repeat(T::NEG_INFINITY)),
-    );
-    let extent = chi - clo;
-    let live: [bool; 3] = core::array::from_fn(|k| extent[k] > T::ZERO && extent[k].finite());
-    if !live.iter().any(|&l| l) {
+    /// The last bin, `bins - 1`.
+    top: f32,
+}
+
+impl<T: Scalar> Grid<T> {
+    /// The grid over centre key bounds `cents`.
+    fn new(cents: &Lanes<T>, bins: usize) -> Self {
+        let origin = [-cents[0], -cents[1], -cents[2]];
+        let extent: [T; 3] = core::array::from_fn(|k| cents[4 + k] - origin[k]);
+        let live: [bool; 3] = core::array::from_fn(|k| extent[k] > T::ZERO && extent[k].finite());
+        let scale = core::array::from_fn(|k| {
+            if live[k] {
+                T::lit(bins as f64) / extent[k]
+            } else {
+                T::ZERO
+            }
+        });
+        Self {
+            origin,
+            scale,
+            live,
+            bins,
+            top: (bins - 1) as f32,
+        }
+    }
+
+    /// Bins `boxes` on all three axes in one pass.
+    fn fill<const N: usize>(&self, boxes: &[Lanes<T>]) -> Bins<T, N> {
+        let mut out = Bins {
+            boxes: [[empty_lanes(); N]; 3],
+            counts: [[0; N]; 3],
+        };
+        for b in boxes {
+            // All three bins first, then the updates: the box stays in
+            // registers as two (f32) or four (f64) vectors.
+            let b = *b;
+            let at: [usize; 3] = core::array::from_fn(|k| {
+                bin_of(b[4 + k] - b[k], self.origin[k], self.scale[k], self.top)
+            });
+            for (k, &bin) in at.iter().enumerate() {
+                grow_lanes(&mut out.boxes[k][bin], &b);
+                out.counts[k][bin] += 1;
+            }
+        }
+        out
+    }
+}
+
+/// A node's split: the left part's size and both parts' exact corner
+/// bounds and centre key bounds.
+struct Split<T: Scalar> {
+    k: usize,
+    left: Lanes<T>,
+    right: Lanes<T>,
+    left_cents: Lanes<T>,
+    right_cents: Lanes<T>,
+}
+
+/// Chooses the binned-SAH plane for `prims` (centre key bounds `cents`)
+/// and partitions them by it. When all centre keys coincide, splits the
+/// current order in half.
+fn sah_split<T: Scalar>(prims: &mut SahPrims<'_, T>, bins: usize, cents: &Lanes<T>) -> Split<T> {
+    let grid = Grid::new(cents, bins);
+    let plane = if bins <= 16 {
+        best_plane::<T, 16>(prims.boxes, &grid)
+    } else if bins <= 64 {
+        best_plane::<T, 64>(prims.boxes, &grid)
+    } else {
+        best_plane::<T, 256>(prims.boxes, &grid)
+    };
+    let n = prims.len();
+    let Some((axis, last_left, left, right)) = plane else {
+        let k = n / 2;
+        let part = |bs: &[Lanes<T>]| {
+            bs.iter()
+                .fold((empty_lanes(), empty_lanes()), |(mut b, mut c), x| {
+                    grow_lanes(&mut b, x);
+                    grow_lanes(&mut c, &crate::partition::centre_lanes(x));
+                    (b, c)
+                })
+        };
+        let ((left, left_cents), (right, right_cents)) =
+            (part(&prims.boxes[..k]), part(&prims.boxes[k..]));
+        return Split {
+            k,
+            left,
+            right,
+            left_cents,
+            right_cents,
+        };
+    };
+    let (origin, scale, top) = (grid.origin[axis], grid.scale[axis], grid.top);
+    // The very binning that chose the plane sends each box left or right,
+    // so the bins' bounds are exactly the parts' bounds and neither is empty.
+    let goes_left =
+        move |b: &Lanes<T>| bin_of(b[4 + axis] - b[axis], origin, scale, top) <= last_left;
+    let (k, left_cents, right_cents): Parted<T> = if n >= PARALLEL_SPLIT {
+        prims.partition_stable(goes_left)
+    } else {
+        prims.partition_in_place(goes_left)
+    };
+    debug_assert!(0 < k && k < n);
+    Split {
+        k,
+        left,
+        right,
+        left_cents,
+        right_cents,
+    }
+}
+
+/// Binned SAH over `grid.bins <= N` bins per axis: the plane (axis, last
+/// bin on the left) with the lowest cost, left area times left count plus
+/// right area times right count, with both parts' bounds; `None` when no axis is live. `N`
+/// only sizes the stack arrays, so that small bin counts do not initialise
+/// 256 bins per node.
+fn best_plane<T: Scalar, const N: usize>(
+    boxes: &[Lanes<T>],
+    grid: &Grid<T>,
+) -> Option<(usize, usize, Lanes<T>, Lanes<T>)> {
+    if !grid.live.iter().any(|&l| l) {
         return None;
     }
-    let scale: [T; 3] = core::array::from_fn(|k| {
-        if live[k] {
-            T::lit(bins as f64) / extent[k]
-        } else {
-            T::ZERO
-        }
-    });
-    // One pass over the triangles bins all three axes at once.
-    let mut bin_box = [[empty; N]; 3];
-    let mut bin_count = [[0u32; N]; 3];
-    for (t, c) in prims.tris.iter().zip(prims.cents.iter()) {
-        let (lo, hi) = tri_aabb(t);
-        for k in 0..3 {
-            let b = bin_of(c[k], clo[k], scale[k], bins);
-            let bb = &mut bin_box[k][b];
-            *bb = (bb.0.inf(&lo), bb.1.sup(&hi));
-            bin_count[k][b] += 1;
-        }
-    }
+    let n = boxes.len();
+    let binned: Bins<T, N> = if n >= PARALLEL_SPLIT {
+        fold_chunks(n, |r| grid.fill::<N>(&boxes[r]), Bins::merge)
+    } else {
+        grid.fill::<N>(boxes)
+    };
+    let bins = grid.bins;
     let mut best: Option<(T, usize, usize)> = None;
     let mut right_area = [T::ZERO; N];
-    for axis in (0..3).filter(|&k| live[k]) {
-        let (boxes, counts) = (&bin_box[axis], &bin_count[axis]);
+    for axis in (0..3).filter(|&k| grid.live[k]) {
+        let (bs, counts) = (&binned.boxes[axis], &binned.counts[axis]);
         // sweep from the right: area of bins [i, bins)
-        let mut acc = empty;
+        let mut acc = empty_lanes();
         for i in (1..bins).rev() {
-            acc = (acc.0.inf(&boxes[i].0), acc.1.sup(&boxes[i].1));
-            right_area[i] = half_area(&acc.0, &acc.1);
+            grow_lanes(&mut acc, &bs[i]);
+            right_area[i] = half_area_lanes(&acc);
         }
-        let mut acc = empty;
+        let mut acc = empty_lanes();
         let mut nl = 0usize;
         for i in 0..bins - 1 {
-            acc = (acc.0.inf(&boxes[i].0), acc.1.sup(&boxes[i].1));
+            grow_lanes(&mut acc, &bs[i]);
             nl += counts[i] as usize;
-            let nr = prims.len() - nl;
+            let nr = n - nl;
             if nl == 0 || nr == 0 {
                 continue;
             }
-            let cost = half_area(&acc.0, &acc.1) * T::lit(nl as f64)
-                + right_area[i + 1] * T::lit(nr as f64);
+            let cost =
+                half_area_lanes(&acc) * T::lit(nl as f64) + right_area[i + 1] * T::lit(nr as f64);
             if best.is_none_or(|(c, _, _)| cost < c) {
                 best = Some((cost, axis, i));
             }
@@ -459,20 +679,19 @@ fn sah_split<T: Scalar, const N: usize>(
     }
     let (_, axis, last_left) = best?;
     let union = |range: core::ops::Range<usize>| {
-        let (lo, hi) = bin_box[axis][range]
+        binned.boxes[axis][range]
             .iter()
-            .fold(empty, |acc, b| (acc.0.inf(&b.0), acc.1.sup(&b.1)));
-        Aabb { min: lo, max: hi }
+            .fold(empty_lanes(), |mut acc, b| {
+                grow_lanes(&mut acc, b);
+                acc
+            })
     };
-    Some(SahSplit {
+    Some((
         axis,
         last_left,
-        origin: clo[axis],
-        scale: scale[axis],
-        bins,
-        left: union(0..last_left + 1),
-        right: union(last_left + 1..bins),
-    })
+        union(0..last_left + 1),
+        union(last_left + 1..bins),
+    ))
 }
 
 /// Squeezes out unused slots, keeping preorder and remapping right-child indices.
@@ -495,4 +714,36 @@ fn compact<B: Send>(slots: Vec<Option<Node<B>>>) -> Vec<Node<B>> {
             node
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bin_of_clamps() {
+        let top = 15.0;
+        for (x, want) in [
+            (f32::NAN, 0),
+            (f32::NEG_INFINITY, 0),
+            (-3.5, 0),
+            (-0.0, 0),
+            (0.0, 0),
+            (0.999, 0),
+            (1.0, 1),
+            (7.9, 7),
+            (15.0, 15),
+            (15.99, 15),
+            (16.0, 15),
+            (3e9, 15),
+            (f32::INFINITY, 15),
+        ] {
+            assert_eq!(bin_of(x, 0.0, 1.0, top), want, "{x}");
+            assert_eq!(bin_of(f64::from(x), 0.0, 1.0, top), want, "{x}");
+        }
+        assert_eq!(bin_of(5.0f64, 1.0, 0.5, 255.0), 2);
+        assert_eq!(bin_of(1e300f64, 0.0, 1.0, 255.0), 255);
+        assert_eq!(bin_of(300.5f32, 0.0, 1.0, 255.0), 255);
+        assert_eq!(bin_of(254.5f32, 0.0, 1.0, 255.0), 254);
+    }
 }

@@ -61,7 +61,15 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`BuildError::InvalidOptions`] for out-of-range options.
     pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
         options.validate()?;
-        let built = build::build::<T, B>(mesh.triangles().collect(), options)?;
+        // Gathered on the pool: this is a full pass over the mesh.
+        let triangles = {
+            use rayon::prelude::*;
+            (0..mesh.num_triangles())
+                .into_par_iter()
+                .map(|i| mesh.triangle(i))
+                .collect()
+        };
+        let built = build::build::<T, B>(triangles, options)?;
         Ok(Self {
             mesh,
             nodes: built.nodes,

@@ -47,6 +47,42 @@ fn build_is_bit_identical_on_any_thread_count() {
     }
 }
 
+/// Meshes large enough for the SAH builder's chunked parallel binning and
+/// stable partitioning (nodes of at least 32768 triangles, chunks of 8192):
+/// the tree is bit-identical on any number of threads and valid.
+#[test]
+fn large_sah_build_is_bit_identical_on_any_thread_count() {
+    let mut rng = seeded(47);
+    let mesh: TriMesh<f32> = random_soup(&mut rng, 150_000, 10.0, 0.05);
+    for opts in [
+        BuildOptions::sah(),
+        BuildOptions::sah().with_split(SplitRule::Sah { bins: 40 }),
+        BuildOptions::sah().with_split(SplitRule::Sah { bins: 256 }),
+    ] {
+        let one = in_pool(1, || {
+            Bvh::<f32, Aabb<f32>>::build(mesh.clone(), &opts).unwrap()
+        });
+        one.validate().unwrap();
+        for threads in [2, 3] {
+            let par = in_pool(threads, || {
+                Bvh::<f32, Aabb<f32>>::build(mesh.clone(), &opts).unwrap()
+            });
+            assert_eq!(one, par, "{opts:?} on {threads} threads");
+            assert_eq!(one.to_bytes(), par.to_bytes());
+        }
+    }
+    // Volumes fitted after the build (OBB) over the same topology.
+    let opts = BuildOptions::sah();
+    let one = in_pool(1, || {
+        Bvh::<f32, Obb<f32>>::build(mesh.clone(), &opts).unwrap()
+    });
+    let two = in_pool(2, || {
+        Bvh::<f32, Obb<f32>>::build(mesh.clone(), &opts).unwrap()
+    });
+    assert_eq!(one, two);
+    one.validate().unwrap();
+}
+
 #[test]
 fn batch_results_come_back_in_input_order() {
     let mut rng = seeded(42);
