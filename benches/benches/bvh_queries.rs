@@ -5,8 +5,9 @@
 //!   parry3d (`TriMesh::cast_local_ray`), with hit counts compared;
 //! - closest point for 100k points on a ~100k-triangle mesh vs parry3d
 //!   `project_local_point`;
-//! - mesh/mesh distance on separated poses (RSS and OBB trees, f64) vs
-//!   parry3d `query::distance` on two `TriMesh`es.
+//! - mesh/mesh distance on separated poses (RSS and OBB trees, f64) and on
+//!   near-touching ones (gap 1e-3 of the size, RSS), vs parry3d
+//!   `query::distance` on two `TriMesh`es.
 
 use clash_benches::{generated_mesh, read_stl, to_f64};
 use clash_bv::{Aabb, Obb, Rss};
@@ -260,6 +261,35 @@ fn distance(c: &mut Criterion) {
     });
     g.bench_function(BenchmarkId::new("clash_obb_f64", 1), |b| {
         b.iter(|| pool.install(|| black_box(obb.distance_poses(&obb, &poses))))
+    });
+    g.finish();
+
+    // Near-touching poses: the first 50 rotations, each shifted along its
+    // direction until the gap is 1e-3 of the size (bisected), where most
+    // node pairs survive the bounds.
+    let near: Vec<Isometry3<f64>> = poses
+        .iter()
+        .take(50)
+        .map(|p| {
+            let dir = p.translation.vector.normalize();
+            let at = |s: f64| Isometry3::from_parts((dir * s).into(), p.rotation);
+            let (mut inside, mut outside) = (0.0, 2.0 * size);
+            for _ in 0..50 {
+                let m = 0.5 * (inside + outside);
+                if rss.distance(&rss, at(m)).distance < 1e-3 * size {
+                    inside = m;
+                } else {
+                    outside = m;
+                }
+            }
+            at(outside)
+        })
+        .collect();
+    let mut g = c.benchmark_group(format!("distance_{name}_near_{}_poses", near.len()));
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(near.len() as u64));
+    g.bench_function(BenchmarkId::new("clash_rss_f64", 1), |b| {
+        b.iter(|| pool.install(|| black_box(rss.distance_poses(&rss, &near))))
     });
     g.finish();
 

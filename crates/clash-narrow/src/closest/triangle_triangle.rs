@@ -85,3 +85,75 @@ fn inside<T: Scalar>(p: &Point3<T>, t: &Triangle<T>, n: &Vector3<T>) -> bool {
     let (a, b, c) = (t.a - p, t.b - p, t.c - p);
     a.cross(&b).dot(n) >= T::ZERO && b.cross(&c).dot(n) >= T::ZERO && c.cross(&a).dot(n) >= T::ZERO
 }
+
+/// A cheap lower bound on the distance between two solid triangles, for
+/// pruning before [`triangle_triangle`]: the largest gap between the two
+/// triangles' projections on three candidate separating axes (RTCD §5.2.1
+/// and §4.4.1: two convex sets are at least as far apart as their
+/// projections on any unit axis), less a rounding allowance, clamped at 0.
+///
+/// The axes are each triangle's normal (the gap is the other triangle's
+/// nearest signed corner distance to the plane, when all three corners lie
+/// on one side) and the line through the centroids. A degenerate triangle
+/// contributes no normal; coincident centroids no centroid axis. The result
+/// never exceeds the exact distance: each computed gap is reduced by `64 ε`
+/// times the largest corner coordinate magnitude, and a normal's gap also
+/// by the normal's condition `|e₁||e₂| / |e₁ × e₂|` (a needle-thin
+/// triangle's computed normal is off by about `ε` times it), which covers
+/// the rounding of the few products and sums involved.
+///
+/// ```
+/// use clash_math::{Point3, Triangle};
+/// use clash_narrow::closest::{triangle_triangle, triangle_triangle_lower_bound};
+/// let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+/// let a = Triangle::new(p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0));
+/// let b = Triangle::new(p(0.0, 0.0, 2.0), p(1.0, 0.0, 3.0), p(0.0, 1.0, 2.5));
+/// let lb = triangle_triangle_lower_bound(&a, &b);
+/// assert!(lb > 1.99 && lb <= triangle_triangle(&a, &b).distance());
+/// ```
+pub fn triangle_triangle_lower_bound<T: Scalar>(t1: &Triangle<T>, t2: &Triangle<T>) -> T {
+    let mut scale = T::ZERO;
+    for v in [t1.a, t1.b, t1.c, t2.a, t2.b, t2.c] {
+        scale = scale.max_of(v.coords.amax());
+    }
+    let unit = scale * T::EPSILON * T::lit(64.0);
+    let mut gap = T::ZERO;
+    for (p, q) in [(t1, t2), (t2, t1)] {
+        let (e1, e2) = (p.b - p.a, p.c - p.a);
+        let n = e1.cross(&e2);
+        let len = n.norm();
+        if len > T::ZERO {
+            let d = [
+                n.dot(&(q.a - p.a)),
+                n.dot(&(q.b - p.a)),
+                n.dot(&(q.c - p.a)),
+            ];
+            let lo = d[0].min_of(d[1]).min_of(d[2]);
+            let hi = d[0].max_of(d[1]).max_of(d[2]);
+            let g = if lo > T::ZERO {
+                lo / len
+            } else if hi < T::ZERO {
+                -hi / len
+            } else {
+                T::ZERO
+            };
+            let condition = (e1.norm_squared() * e2.norm_squared()).sqrt() / len;
+            gap = gap.max_of(g - unit * condition.max_of(T::ONE));
+        }
+    }
+    let u = t2.centroid() - t1.centroid();
+    let len = u.norm();
+    if len > T::ZERO {
+        let u = u / len;
+        let near_2 = u
+            .dot(&t2.a.coords)
+            .min_of(u.dot(&t2.b.coords))
+            .min_of(u.dot(&t2.c.coords));
+        let far_1 = u
+            .dot(&t1.a.coords)
+            .max_of(u.dot(&t1.b.coords))
+            .max_of(u.dot(&t1.c.coords));
+        gap = gap.max_of(near_2 - far_1 - unit);
+    }
+    gap.max_of(T::ZERO)
+}

@@ -1,0 +1,252 @@
+//! Mesh/mesh distance equals brute force over all triangle pairs on the
+//! scenes where the search has the least to prune: near-touching poses (gaps
+//! from 1e-2 down to 1e-10 of the mesh size, bisected), nested meshes (one
+//! inside the other: every volume pair overlaps, yet the distance is
+//! positive), and soups of degenerate triangles; f32 and f64, RSS and OBB
+//! trees. Touching is distance 0 exactly when the meshes intersect.
+
+mod common;
+
+use clash_bv::{BoundingVolume, Obb, RelativePose, Rss};
+use clash_bvh::{BuildOptions, BvPair, Bvh, DistanceRequest, TriMesh};
+use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
+use clash_narrow::closest::{point_triangle, triangle_triangle};
+use common::*;
+use rand::RngExt;
+
+/// The smallest triangle/triangle distance over all pairs (triangles of `b`
+/// placed as the trees place them), with the pair.
+fn brute<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, pose: &Isometry3<T>) -> (T, [usize; 2]) {
+    let placed = RelativePose::new(pose);
+    let bt: Vec<Triangle<T>> = b
+        .triangles()
+        .map(|t| placed.transform_triangle(&t))
+        .collect();
+    let mut best = (T::INFINITY, [0, 0]);
+    for (i, ta) in a.triangles().enumerate() {
+        for (j, tb) in bt.iter().enumerate() {
+            let d2 = triangle_triangle(&ta, tb).distance_squared;
+            if d2 < best.0 {
+                best = (d2, [i, j]);
+            }
+        }
+    }
+    (best.0.sqrt(), best.1)
+}
+
+/// Checks one pose against brute force: the distance, the points on the
+/// named triangles, agreement with `intersects`, and `distance_with`'s
+/// upper bound just above and below the answer.
+fn check_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+    ta: &Bvh<T, B>,
+    tb: &Bvh<T, B>,
+    pose: &Isometry3<T>,
+    tol: f64,
+    what: &str,
+) -> f64 {
+    let (exact, _) = brute(ta.mesh(), tb.mesh(), pose);
+    let exact = exact.to_f64();
+    let d = ta.distance(tb, pose);
+    assert!(
+        (d.distance.to_f64() - exact).abs() <= tol * (1.0 + exact),
+        "{what} {}: {} vs brute force {exact}",
+        std::any::type_name::<B>(),
+        d.distance
+    );
+    let placed = RelativePose::new(pose);
+    let tri_a = ta.mesh().triangle(d.triangles[0] as usize);
+    let tri_b = placed.transform_triangle(&tb.mesh().triangle(d.triangles[1] as usize));
+    let on = |p: &Point3<T>, t: &Triangle<T>| (point_triangle(p, t).point - p).norm().to_f64();
+    assert!(
+        on(&d.point_a, &tri_a) <= tol * (1.0 + exact),
+        "{what}: a off"
+    );
+    assert!(
+        on(&d.point_b, &tri_b) <= tol * (1.0 + exact),
+        "{what}: b off"
+    );
+    assert_eq!(
+        d.distance == T::ZERO,
+        ta.intersects(tb, pose),
+        "{what}: distance {} but intersects {}",
+        d.distance,
+        ta.intersects(tb, pose)
+    );
+    if exact > 0.0 {
+        let above = ta.distance_with(
+            tb,
+            pose,
+            &DistanceRequest {
+                upper_bound: T::lit(exact * 1.01),
+                stop_below: T::ZERO,
+            },
+        );
+        assert_eq!(above.map(|x| x.distance), Some(d.distance), "{what}");
+        let below = ta.distance_with(
+            tb,
+            pose,
+            &DistanceRequest {
+                upper_bound: T::lit(exact * 0.99),
+                stop_below: T::ZERO,
+            },
+        );
+        assert!(below.is_none(), "{what}: found below the minimum");
+    }
+    exact
+}
+
+/// A rotation about the centre of `m`'s bounding box followed by a shift
+/// along `dir` that leaves a gap of about `gap` (bisected on the tree's own
+/// distance; brute force then checks the result).
+fn near_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+    tree: &Bvh<T, B>,
+    rng: &mut Rng,
+    gap: f64,
+) -> Isometry3<T> {
+    let v = tree.mesh().vertices();
+    let lo = v.iter().fold(Vector3::repeat(f64::INFINITY), |a, p| {
+        a.inf(&p.coords.map(|c| c.to_f64()))
+    });
+    let hi = v.iter().fold(Vector3::repeat(f64::NEG_INFINITY), |a, p| {
+        a.sup(&p.coords.map(|c| c.to_f64()))
+    });
+    let (c, size) = ((lo + hi) / 2.0, (hi - lo).norm());
+    let rot = random_pose::<f64>(rng, 1.0, 3.2).rotation;
+    let dir = Vector3::new(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+    )
+    .normalize();
+    let at = |s: f64| -> Isometry3<T> {
+        let t = c + dir * s - rot * c;
+        Isometry3::from_parts(t.map(T::lit).into(), rot.cast())
+    };
+    let (mut inside, mut outside) = (0.0, 2.0 * size);
+    for _ in 0..80 {
+        let m = 0.5 * (inside + outside);
+        if tree.distance(tree, at(m)).distance.to_f64() < gap * size {
+            inside = m;
+        } else {
+            outside = m;
+        }
+    }
+    at(outside)
+}
+
+fn near_touching<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+    mesh: &TriMesh<T>,
+    seed: u64,
+    poses: usize,
+    tol: f64,
+) {
+    let a = Bvh::<T, B>::build(mesh.clone(), &BuildOptions::default()).unwrap();
+    let b = Bvh::<T, B>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
+    let mut rng = seeded(seed);
+    for k in 0..poses {
+        let gap = [1e-2, 1e-4, 1e-7, 1e-10][k % 4];
+        let pose = near_pose(&a, &mut rng, gap);
+        check_pose(
+            &a,
+            &b,
+            &pose,
+            tol,
+            &format!("near-touching pose {k} (gap {gap})"),
+        );
+    }
+}
+
+#[test]
+fn near_touching_distance_equals_brute_force() {
+    let bunny64: TriMesh<f64> = read_stl("bunny_lo.stl");
+    near_touching::<f64, Rss<f64>>(&bunny64, 1, 8, 1e-12);
+    near_touching::<f64, Obb<f64>>(&bunny64, 2, 4, 1e-12);
+    let bunny32: TriMesh<f32> = read_stl("bunny_lo.stl");
+    near_touching::<f32, Rss<f32>>(&bunny32, 3, 6, 1e-5);
+    let soup: TriMesh<f64> = random_soup(&mut seeded(4), 300, 1.0, 0.15);
+    near_touching::<f64, Rss<f64>>(&soup, 5, 8, 1e-12);
+    let soup32: TriMesh<f32> = random_soup(&mut seeded(6), 300, 1.0, 0.15);
+    near_touching::<f32, Rss<f32>>(&soup32, 7, 4, 1e-5);
+}
+
+/// One mesh inside another: a sphere or a soup inside a larger closed
+/// sphere, at random offsets and rotations that keep it inside.
+#[test]
+fn nested_distance_equals_brute_force() {
+    fn nested<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(seed: u64, tol: f64) {
+        let outer: TriMesh<T> = uv_sphere(1.0, 16, 24);
+        let inners: [TriMesh<T>; 2] = [
+            uv_sphere(0.4, 10, 14),
+            random_soup(&mut seeded(seed), 150, 0.6, 0.1),
+        ];
+        let to = Bvh::<T, B>::build(outer.clone(), &BuildOptions::default()).unwrap();
+        let mut rng = seeded(seed + 1);
+        for (k, inner) in inners.iter().enumerate() {
+            let ti = Bvh::<T, B>::build(inner.clone(), &BuildOptions::sah()).unwrap();
+            for j in 0..6 {
+                // the soup spans [0, 0.6]^3 (+-0.1): centre it first
+                let centre = if k == 1 { -0.3 } else { 0.0 };
+                let r = random_pose::<f64>(&mut rng, 1.0, 3.2).rotation;
+                let shift = Vector3::new(
+                    rng.random_range(-0.2..0.2),
+                    rng.random_range(-0.2..0.2),
+                    rng.random_range(-0.2..0.2),
+                ) + r * Vector3::repeat(centre);
+                let pose = Isometry3::from_parts(shift.map(T::lit).into(), r.cast());
+                let d = check_pose(&to, &ti, &pose, tol, &format!("nested {k}/{j}"));
+                assert!(d > 0.0, "nested {k}/{j} touches");
+                // and the other way round
+                let inv = pose.inverse();
+                check_pose(&ti, &to, &inv, tol, &format!("nesting {k}/{j}"));
+            }
+        }
+    }
+    nested::<f64, Rss<f64>>(10, 1e-12);
+    nested::<f64, Obb<f64>>(11, 1e-12);
+    nested::<f32, Rss<f32>>(12, 1e-5);
+}
+
+/// Meshes of degenerate triangles only (points, segments, collinear
+/// corners) against each other and against a regular mesh.
+#[test]
+fn degenerate_triangles_distance_equals_brute_force() {
+    let mut rng = seeded(20);
+    let mut tris = Vec::new();
+    for i in 0..120 {
+        let c = Vector3::new(
+            rng.random_range(0.0..1.0),
+            rng.random_range(0.0..1.0),
+            rng.random_range(0.0..1.0),
+        );
+        let mut p = || {
+            Point3::from(
+                c + Vector3::new(
+                    rng.random_range(-0.1..0.1),
+                    rng.random_range(-0.1..0.1),
+                    rng.random_range(-0.1..0.1),
+                ),
+            )
+        };
+        let (a, b) = (p(), p());
+        tris.push(match i % 3 {
+            0 => Triangle::new(a, a, a),
+            1 => Triangle::new(a, b, a),
+            _ => Triangle::new(a, b, Point3::from((a.coords + b.coords) * 0.5)),
+        });
+    }
+    let degenerate = TriMesh::from_triangles(&tris).unwrap();
+    let sphere: TriMesh<f64> = uv_sphere(0.5, 8, 12);
+    let td = Bvh::<f64, Rss<f64>>::build(degenerate.clone(), &BuildOptions::default()).unwrap();
+    let ts = Bvh::<f64, Rss<f64>>::build(sphere, &BuildOptions::default()).unwrap();
+    for k in 0..10 {
+        let pose = random_pose::<f64>(&mut rng, 1.5, 3.2);
+        check_pose(
+            &td,
+            &td,
+            &pose,
+            1e-12,
+            &format!("degenerate/degenerate {k}"),
+        );
+        check_pose(&td, &ts, &pose, 1e-12, &format!("degenerate/sphere {k}"));
+    }
+}
