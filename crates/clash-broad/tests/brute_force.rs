@@ -13,9 +13,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
 
-fn overlaps<T: Scalar>(a: &Aabb<T>, b: &Aabb<T>) -> bool {
-    (0..3).all(|k| a.min[k] <= b.max[k] && b.min[k] <= a.max[k])
-}
+mod common;
+use common::{brute_pairs, overlaps};
 
 fn contains_point<T: Scalar>(a: &Aabb<T>, p: &Point3<T>) -> bool {
     (0..3).all(|k| a.min[k] <= p[k] && p[k] <= a.max[k])
@@ -53,17 +52,7 @@ struct Oracle<T: Scalar> {
 
 impl<T: Scalar> Oracle<T> {
     fn pairs(&self) -> Vec<ProxyPair> {
-        let items: Vec<_> = self.boxes.iter().collect();
-        let mut out = Vec::new();
-        for i in 0..items.len() {
-            for j in i + 1..items.len() {
-                if overlaps(items[i].1, items[j].1) {
-                    out.push(ProxyPair::new(*items[i].0, *items[j].0));
-                }
-            }
-        }
-        out.sort();
-        out
+        brute_pairs(&self.boxes)
     }
     fn query_aabb(&self, q: &Aabb<T>) -> Vec<ProxyHandle> {
         self.boxes

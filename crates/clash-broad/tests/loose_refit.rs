@@ -10,29 +10,14 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 
-fn overlaps<T: Scalar>(a: &Aabb<T>, b: &Aabb<T>) -> bool {
-    (0..3).all(|k| a.min[k] <= b.max[k] && b.min[k] <= a.max[k])
-}
+mod common;
+use common::{brute_pairs, overlaps};
 
 fn cube<T: Scalar>(c: [f64; 3], h: f64) -> Aabb<T> {
     Aabb {
         min: Point3::new(T::lit(c[0] - h), T::lit(c[1] - h), T::lit(c[2] - h)),
         max: Point3::new(T::lit(c[0] + h), T::lit(c[1] + h), T::lit(c[2] + h)),
     }
-}
-
-fn brute_pairs<T: Scalar>(boxes: &BTreeMap<ProxyHandle, Aabb<T>>) -> Vec<ProxyPair> {
-    let items: Vec<_> = boxes.iter().collect();
-    let mut out = Vec::new();
-    for i in 0..items.len() {
-        for j in i + 1..items.len() {
-            if overlaps(items[i].1, items[j].1) {
-                out.push(ProxyPair::new(*items[i].0, *items[j].0));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Box, point and ray queries equal brute force (no `settle` is called).
