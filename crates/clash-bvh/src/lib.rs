@@ -52,6 +52,7 @@ mod containment;
 mod continuous;
 mod distance;
 mod error;
+mod fixed_heap;
 pub mod io;
 mod mesh;
 mod node;
