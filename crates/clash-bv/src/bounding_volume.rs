@@ -1,7 +1,7 @@
 //! The [`BoundingVolume`] trait that hierarchies are generic over.
 
 use crate::{Aabb, FitError, Obb, RelativePose};
-use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
+use clash_math::{Isometry3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::fmt::Debug;
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -37,6 +37,27 @@ pub trait BoundingVolume<T: Scalar>:
     /// # Errors
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     fn fit_triangles_tight(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_triangles(triangles)
+    }
+
+    /// [`Self::fit_triangles`] given also each triangle's moments
+    /// (`moments[i]` must be [`TriangleMoments::new`] of `triangles[i]`): a
+    /// tree builder computes them once per triangle and fits every node.
+    /// Continuous-PCA fits (OBB, RSS) take the covariance from the moments
+    /// ([`clash_math::covariance_of_moments`], Eberly §6.1.3) instead of
+    /// recomputing each triangle's area and corner products; the volume
+    /// still contains every triangle exactly, and non-finite input is still
+    /// an error (it makes the summed area non-finite, and the fit then takes
+    /// the checked path). The default ignores the moments.
+    ///
+    /// # Errors
+    /// [`FitError::Empty`], [`FitError::NonFinite`], or
+    /// [`FitError::MomentsMismatch`] when the slices differ in length.
+    fn fit_triangles_with_moments(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+    ) -> Result<Self, FitError> {
+        crate::check::check_moments(triangles, moments)?;
         Self::fit_triangles(triangles)
     }
 

@@ -26,6 +26,21 @@ pub(crate) fn check_triangles<T: Scalar>(triangles: &[Triangle<T>]) -> Result<()
     }
 }
 
+/// `Err(MomentsMismatch)` unless there is one moment per triangle.
+pub(crate) fn check_moments<T: Scalar>(
+    triangles: &[Triangle<T>],
+    moments: &[clash_math::TriangleMoments<T>],
+) -> Result<(), FitError> {
+    if triangles.len() == moments.len() {
+        Ok(())
+    } else {
+        Err(FitError::MomentsMismatch {
+            triangles: triangles.len(),
+            moments: moments.len(),
+        })
+    }
+}
+
 /// Validates triangles and returns their corners (three per triangle, in order).
 pub(crate) fn triangle_corners<T: Scalar>(
     triangles: &[Triangle<T>],

@@ -13,6 +13,14 @@ pub enum FitError {
         /// Index of the first offending point or triangle.
         index: usize,
     },
+    /// A fit from triangles and their moments got a different number of each.
+    #[error("{moments} triangle moments given for {triangles} triangles")]
+    MomentsMismatch {
+        /// Number of triangles.
+        triangles: usize,
+        /// Number of moments.
+        moments: usize,
+    },
 }
 
 impl From<MathError> for FitError {

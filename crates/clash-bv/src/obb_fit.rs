@@ -4,8 +4,8 @@
 use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
-    Matrix3, Point3, Scalar, Triangle, covariance_of_hull, covariance_of_points,
-    covariance_of_triangles, symmetric_eigen_closed_form,
+    Matrix3, Point3, Scalar, Triangle, TriangleMoments, covariance_of_hull, covariance_of_moments,
+    covariance_of_points, covariance_of_triangles, symmetric_eigen_closed_form,
 };
 
 /// The eigenvectors of a covariance matrix (right-handed, orthonormal columns,
@@ -45,6 +45,28 @@ pub(crate) fn single_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3
     let z = edges[0].cross(&edges[1]).try_normalize(T::ZERO)?;
     let y = z.cross(&x).try_normalize(T::ZERO)?;
     Some(Matrix3::from_columns(&[y.cross(&z), y, z]))
+}
+
+/// The axes [`Obb::fit_pca_triangles`] takes (a lone triangle's own frame,
+/// else the principal axes of the continuous distribution, Eberly §6.1.3),
+/// from the triangles' moments; `None` when the moments' total area is zero
+/// or non-finite (degenerate or non-finite input), where the caller takes the
+/// checked path over the triangles. The caller checks that the slices have
+/// the same length.
+pub(crate) fn pca_axes_of_moments<T: Scalar>(
+    triangles: &[Triangle<T>],
+    moments: &[TriangleMoments<T>],
+) -> Option<Matrix3<T>> {
+    debug_assert_eq!(triangles.len(), moments.len());
+    if let ([t], [m]) = (triangles, moments) {
+        // A non-finite corner makes the area non-finite (NaN or infinite).
+        return if m.area > T::ZERO && m.area.finite() {
+            single_triangle_axes(t)
+        } else {
+            None
+        };
+    }
+    covariance_of_moments(moments).map(|c| principal_axes(&c.matrix))
 }
 
 /// A unit vector orthogonal to the unit vector `v`.
@@ -106,5 +128,26 @@ impl<T: Scalar> Obb<T> {
             &principal_axes(&cov.matrix),
             triangles,
         ))
+    }
+
+    /// [`Obb::fit_pca_triangles`] with the covariance summed from the
+    /// triangles' moments (`moments[i]` of `triangles[i]`, see
+    /// [`TriangleMoments`]): the same box up to rounding in the axes, for a
+    /// few multiply-adds per triangle. The extents come from every corner as
+    /// in [`Obb::fit_pca_triangles`], so the box contains the triangles
+    /// exactly; degenerate and non-finite input take that (checked) fit.
+    ///
+    /// # Errors
+    /// [`FitError::Empty`], [`FitError::NonFinite`], or
+    /// [`FitError::MomentsMismatch`] when the slices differ in length.
+    pub fn fit_pca_moments(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+    ) -> Result<Self, FitError> {
+        crate::check::check_moments(triangles, moments)?;
+        match pca_axes_of_moments(triangles, moments) {
+            Some(axes) => Ok(Self::from_axes_over(&axes, triangles)),
+            None => Self::fit_pca_triangles(triangles),
+        }
     }
 }

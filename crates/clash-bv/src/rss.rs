@@ -1,7 +1,7 @@
 //! Rectangle-swept spheres (lozenges), RTCD §4.5.2; the distance test is in
 //! [`crate::rss_rss`], the fit in [`crate::rss_fit`].
 use crate::{Aabb, BoundingVolume, FitError, Obb};
-use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Rectangle-swept sphere (lozenge), RTCD §4.5.2: points within `radius` of the
@@ -50,7 +50,15 @@ impl<T: Scalar> Rss<T> {
 
     /// Distance from `p` to the rectangle.
     pub fn rectangle_distance(&self, p: &Point3<T>) -> T {
-        (p - self.closest_rectangle_point(p)).norm()
+        self.rectangle_distance_squared(p).sqrt()
+    }
+
+    /// The square of [`Self::rectangle_distance`], whose rounded square root
+    /// it is: since a correctly rounded square root is monotone, the largest
+    /// distance over a point set is exactly the root of the largest square.
+    #[inline]
+    pub(crate) fn rectangle_distance_squared(&self, p: &Point3<T>) -> T {
+        (p - self.closest_rectangle_point(p)).norm_squared()
     }
 }
 
@@ -66,6 +74,14 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     /// [`Rss::fit_pca_triangles`].
     fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         Self::fit_pca_triangles(triangles)
+    }
+
+    /// [`Rss::fit_pca_moments`].
+    fn fit_triangles_with_moments(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+    ) -> Result<Self, FitError> {
+        Self::fit_pca_moments(triangles, moments)
     }
 
     /// A rectangle over the principal axes of both rectangles' corners, its
@@ -184,7 +200,15 @@ impl<T: Scalar> Rss<T> {
     /// Radius-free rectangle in the plane of `axes` (columns 0, 1) spanning
     /// the points' projections, placed at the middle of their normal range.
     pub(crate) fn rectangle_over(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {
-        let b = Obb::from_axes_and_points(axes, points);
+        Self::rectangle_over_set(axes, points)
+    }
+
+    /// [`Self::rectangle_over`] over a point set visited in place.
+    pub(crate) fn rectangle_over_set<P: crate::obb::PointSet<T> + ?Sized>(
+        axes: &Matrix3<T>,
+        points: &P,
+    ) -> Self {
+        let b = Obb::from_axes_over(axes, points);
         Self {
             center: b.center,
             axes: *axes,

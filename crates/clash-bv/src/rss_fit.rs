@@ -1,9 +1,10 @@
 //! Fitting rectangle-swept spheres along principal axes (RTCD §4.5.2 with the
 //! covariance axes of §4.3.3).
-use crate::check::{check_points, triangle_corners};
+use crate::check::{check_points, check_triangles};
+use crate::obb::PointSet;
 use crate::obb_fit::principal_axes;
 use crate::{BoundingVolume, FitError, Rss};
-use clash_math::{Matrix3, Point3, Scalar, Triangle, covariance_of_points};
+use clash_math::{Matrix3, Point3, Scalar, Triangle, TriangleMoments, covariance_of_points};
 
 impl<T: Scalar> Rss<T> {
     /// RSS whose rectangle lies in the plane of the two major principal axes
@@ -21,41 +22,50 @@ impl<T: Scalar> Rss<T> {
         Ok(Self::fit_along(&principal_axes(&cov.matrix), points))
     }
 
-    /// See [`Rss::fit_pca`]; `points` non-empty and finite.
-    pub(crate) fn fit_along(axes: &Matrix3<T>, points: &[Point3<T>]) -> Self {
-        let full = Self::rectangle_over(axes, points);
+    /// See [`Rss::fit_pca`]; `points` non-empty and finite. Visits the points
+    /// in place ([`PointSet`]: a tree builder fits every node, and a
+    /// triangle slice needs no corner buffer) in five passes: two for the
+    /// full rectangle, one for the radius, one pulling in both sides, one
+    /// measuring both candidates' exact radii.
+    pub(crate) fn fit_along<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
+        let full = Self::rectangle_over_set(axes, points);
         let n = axes.column(2).into_owned();
-        let r = points
-            .iter()
-            .fold(T::ZERO, |m, p| m.max_of((p - full.center).dot(&n).abs()));
+        let mut r = T::ZERO;
+        points.each(|p| r = r.max_of((p - full.center).dot(&n).abs()));
+        let side = [axes.column(0).into_owned(), axes.column(1).into_owned()];
+        let (mut hi, mut lo) = ([T::NEG_INFINITY; 2], [T::INFINITY; 2]);
+        points.each(|p| {
+            let d = p - full.center;
+            let z = d.dot(&n);
+            let s = (r * r - z * z).max_of(T::ZERO).sqrt();
+            for k in 0..2 {
+                let u = d.dot(&side[k]);
+                hi[k] = hi[k].max_of(u - s);
+                lo[k] = lo[k].min_of(u + s);
+            }
+        });
         let mut shrunk = full;
         for k in 0..2 {
-            let axis = axes.column(k).into_owned();
-            let (mut hi, mut lo) = (T::NEG_INFINITY, T::INFINITY);
-            for p in points {
-                let d = p - full.center;
-                let z = d.dot(&n);
-                let s = (r * r - z * z).max_of(T::ZERO).sqrt();
-                let u = d.dot(&axis);
-                hi = hi.max_of(u - s);
-                lo = lo.min_of(u + s);
-            }
-            let (a, b) = if lo <= hi {
-                (lo, hi)
+            let (a, b) = if lo[k] <= hi[k] {
+                (lo[k], hi[k])
             } else {
-                let m = (lo + hi) * T::HALF;
+                let m = (lo[k] + hi[k]) * T::HALF;
                 (m, m)
             };
-            shrunk.center += axis * ((a + b) * T::HALF);
+            shrunk.center += side[k] * ((a + b) * T::HALF);
             shrunk.half_lengths[k] = (b - a) * T::HALF;
         }
-        let finish = |mut s: Self| {
-            s.radius = points
-                .iter()
-                .fold(T::ZERO, |m, p| m.max_of(s.rectangle_distance(p)));
-            s
-        };
-        let (full, shrunk) = (finish(full), finish(shrunk));
+        // Both radii with the very expression `contains_point` evaluates:
+        // the root of the largest squared distance is the largest distance
+        // exactly (see `rectangle_distance_squared`), one root per volume.
+        let (mut full, mut shrunk) = (full, shrunk);
+        let (mut full2, mut shrunk2) = (T::ZERO, T::ZERO);
+        points.each(|p| {
+            full2 = full2.max_of(full.rectangle_distance_squared(p));
+            shrunk2 = shrunk2.max_of(shrunk.rectangle_distance_squared(p));
+        });
+        full.radius = full2.sqrt();
+        shrunk.radius = shrunk2.sqrt();
         if shrunk.volume() < full.volume() {
             shrunk
         } else {
@@ -71,16 +81,36 @@ impl<T: Scalar> Rss<T> {
     /// # Errors
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        let corners = triangle_corners(triangles)?;
+        check_triangles(triangles)?;
         if let [t] = triangles
             && let Some(axes) = crate::obb_fit::single_triangle_axes(t)
         {
-            return Ok(Self::fit_along(&axes, &corners));
+            return Ok(Self::fit_along(&axes, triangles));
         }
         let cov = clash_math::covariance_of_triangles(triangles)?;
         Ok(Self::fit_along(
             &crate::obb_fit::principal_axes(&cov.matrix),
-            &corners,
+            triangles,
         ))
+    }
+
+    /// [`Rss::fit_pca_triangles`] with the covariance summed from the
+    /// triangles' moments (`moments[i]` of `triangles[i]`, see
+    /// [`TriangleMoments`], Eberly §6.1.3); the rectangle and radius come
+    /// from every corner, so the volume contains the triangles exactly.
+    /// Degenerate and non-finite input take the checked fit.
+    ///
+    /// # Errors
+    /// [`FitError::Empty`], [`FitError::NonFinite`], or
+    /// [`FitError::MomentsMismatch`] when the slices differ in length.
+    pub fn fit_pca_moments(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+    ) -> Result<Self, FitError> {
+        crate::check::check_moments(triangles, moments)?;
+        match crate::obb_fit::pca_axes_of_moments(triangles, moments) {
+            Some(axes) => Ok(Self::fit_along(&axes, triangles)),
+            None => Self::fit_pca_triangles(triangles),
+        }
     }
 }

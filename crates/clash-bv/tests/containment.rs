@@ -8,7 +8,7 @@
 mod common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, FitError, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
-use clash_math::{Point3, Scalar, Triangle};
+use clash_math::{Point3, Scalar, Triangle, TriangleMoments};
 use common::{Inflate, SamplePoints};
 use proptest::prelude::*;
 
@@ -47,6 +47,10 @@ fn assert_contains<T: Scalar, B: BoundingVolume<T> + Inflate<T>>(
     }
 }
 
+fn moments<T: Scalar>(tris: &[Triangle<T>]) -> Vec<TriangleMoments<T>> {
+    tris.iter().map(TriangleMoments::new).collect()
+}
+
 fn check_all<T: Scalar>(raw: &[Point3<f64>], seed: u64) {
     let pts: Vec<Point3<T>> = raw.iter().map(common::pt).collect();
     let tris = common::triangles(&pts);
@@ -75,6 +79,8 @@ fn check_all<T: Scalar>(raw: &[Point3<f64>], seed: u64) {
     tri_fits!(Obb<T>, "obb_tri" => Obb::fit_triangles, "obb_tri_tight" => Obb::fit_triangles_tight);
     tri_fits!(Capsule<T>, "capsule_tri" => Capsule::fit_triangles);
     tri_fits!(Rss<T>, "rss_tri" => Rss::fit_triangles);
+    tri_fits!(Obb<T>, "obb_tri_moments" => |t| Obb::fit_pca_moments(t, &moments(t)));
+    tri_fits!(Rss<T>, "rss_tri_moments" => |t| Rss::fit_pca_moments(t, &moments(t)));
     tri_fits!(Kdop26<T>, "kdop26_tri" => Kdop26::fit_triangles);
 
     // The tight box is never larger than the PCA boxes.

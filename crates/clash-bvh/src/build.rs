@@ -1,23 +1,26 @@
 //! Top-down construction (RTCD §6.2.1, Eberly §6.2), parallel with
 //! `rayon::join` and bit-identical on any number of threads.
 //!
-//! The builder keeps three parallel arrays (triangles, centroids, triangle
-//! ids) and partitions them in place, so a node's triangles are always one
-//! contiguous slice: no buffer is allocated per node. A subtree over `n`
+//! The builder keeps parallel arrays (triangles, their moments and
+//! centroids, triangle ids; see `partition::Prims`) and partitions them in
+//! place, so a node's triangles are always one contiguous slice: no buffer
+//! is allocated per node. Each triangle's moments are computed once, so a
+//! node's continuous-PCA covariance is a sum (Eberly §6.1.3). A subtree over `n`
 //! triangles owns `2n - 1` node slots (the most a tree with non-empty leaves can
 //! use); its left child over `k` triangles owns the next `2k - 1` slots and the
 //! right child the `2(n - k) - 1` after those. Subtrees therefore write disjoint
-//! slices and can be built in parallel with no synchronisation; a final
-//! sequential pass squeezes out the unused slots, keeping preorder.
+//! slices and can be built in parallel with no synchronisation; when leaves
+//! hold more than one triangle, a final pass squeezes out the unused slots,
+//! keeping preorder (with one triangle per leaf every slot is used).
 
 use crate::Node;
-use crate::partition::Prims;
+use crate::partition::{Keyed, Prims};
 use crate::partition::{
     Lanes, Parted, SahPrims, empty_lanes, fold_chunks, grow_lanes, half_area_lanes, lanes_to_aabb,
     triangle_lanes,
 };
 use clash_bv::{BoundingVolume, FitError};
-use clash_math::{Point3, Scalar, Triangle, Vector3};
+use clash_math::{Scalar, Triangle, TriangleMoments, Vector3};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -190,30 +193,56 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let n = triangles.len();
     let mut tris = triangles;
     // Set-up and compaction run on the pool too (order-preserving collects).
-    let mut cents: Vec<Point3<T>> = tris.par_iter().map(|t| t.centroid()).collect();
+    // Each triangle's moments (and centroid) once, for every node's fit.
+    let mut moms: Vec<TriangleMoments<T>> = tris.par_iter().map(TriangleMoments::new).collect();
     let mut ids: Vec<u32> = (0..n as u32).collect();
-    let mut slots: Vec<Option<Node<B>>> = (0..2 * n - 1).into_par_iter().map(|_| None).collect();
-    builder.node(
+    let mut keys: Vec<Keyed<T>> = vec![Keyed::blank(); n];
+    // Unused slots keep a placeholder (the cheap fit of one triangle,
+    // marked by `count == UNUSED`); a full tree (one triangle per leaf, the
+    // default) uses every slot and needs no compaction.
+    let placeholder = Node {
+        bv: B::fit_triangles_with_moments(&tris[..1], &moms[..1])?,
+        child_or_first: 0,
+        count: UNUSED,
+    };
+    let mut slots: Vec<Node<B>> = (0..2 * n - 1)
+        .into_par_iter()
+        .map(|_| placeholder.clone())
+        .collect();
+    let used = builder.node(
         &mut slots,
         0,
         Prims {
             tris: &mut tris,
-            cents: &mut cents,
+            moms: &mut moms,
             ids: &mut ids,
+            keys: &mut keys,
         },
         0,
         0,
     )?;
     Ok(Built {
-        nodes: compact(slots),
+        nodes: if used == slots.len() {
+            slots
+        } else {
+            compact(slots)
+        },
         tris,
         ids,
     })
 }
 
 impl Builder {
-    fn fit<T: Scalar, B: BoundingVolume<T>>(&self, tris: &[Triangle<T>]) -> Result<B, FitError> {
-        self.opts.fit.fit(tris)
+    /// The volume of one node of the median/mean builder; the default fit
+    /// sums the covariance from the precomputed moments.
+    fn fit<T: Scalar, B: BoundingVolume<T>>(&self, prims: &Prims<'_, T>) -> Result<B, FitError> {
+        match self.opts.fit {
+            FitQuality::Default => B::fit_triangles_with_moments(prims.tris, prims.moms),
+            FitQuality::TightAbove { min_triangles } if prims.len() < min_triangles as usize => {
+                B::fit_triangles_with_moments(prims.tris, prims.moms)
+            }
+            fit => fit.fit(prims.tris),
+        }
     }
 
     fn is_leaf(&self, n: usize, depth: u32) -> bool {
@@ -225,29 +254,29 @@ impl Builder {
     /// Median and mean splits.
     fn node<T: Scalar, B: BoundingVolume<T>>(
         &self,
-        slots: &mut [Option<Node<B>>],
+        slots: &mut [Node<B>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
         first: u32,
         depth: u32,
-    ) -> Result<(), FitError> {
+    ) -> Result<usize, FitError> {
         let n = prims.len();
-        let bv: B = self.fit(prims.tris)?;
+        let bv: B = self.fit(&prims)?;
         if self.is_leaf(n, depth) {
-            slots[0] = Some(Node {
+            slots[0] = Node {
                 bv,
                 child_or_first: first,
                 count: n as u32,
-            });
-            return Ok(());
+            };
+            return Ok(1);
         }
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
-        slots[0] = Some(Node {
+        slots[0] = Node {
             bv,
             child_or_first: right_slot,
             count: 0,
-        });
+        };
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
@@ -255,10 +284,9 @@ impl Builder {
         let right = move || self.node(right_slots, right_slot, rp, first + k as u32, depth + 1);
         if n >= PARALLEL_THRESHOLD {
             let (l, r) = rayon::join(left, right);
-            l.and(r)
+            Ok(1 + l? + r?)
         } else {
-            left()?;
-            right()
+            Ok(1 + left()? + right()?)
         }
     }
 
@@ -274,9 +302,9 @@ impl Builder {
         match self.opts.split {
             SplitRule::Mean => {
                 let mean = prims
-                    .cents
+                    .moms
                     .iter()
-                    .fold(T::ZERO, |s, c| s + c.coords.dot(&axis))
+                    .fold(T::ZERO, |s, m| s + m.centroid.coords.dot(&axis))
                     / T::lit(n as f64);
                 let k = prims.partition(|c| c.coords.dot(&axis) < mean);
                 if k == 0 || k == n {
@@ -694,20 +722,25 @@ fn best_plane<T: Scalar, const N: usize>(
     ))
 }
 
-/// Squeezes out unused slots, keeping preorder and remapping right-child indices.
-fn compact<B: Send>(slots: Vec<Option<Node<B>>>) -> Vec<Node<B>> {
+/// `Node::count` of a slot the median/mean builder left unused.
+const UNUSED: u32 = u32::MAX;
+
+/// Squeezes out unused slots (`count == UNUSED`), keeping preorder and
+/// remapping right-child indices. One sequential pass numbers the used
+/// slots (and records which slot each node comes from); the nodes are then
+/// written in one indexed parallel pass.
+fn compact<B: Clone + Send + Sync>(slots: Vec<Node<B>>) -> Vec<Node<B>> {
     let mut new_index = Vec::with_capacity(slots.len());
-    let mut next = 0u32;
-    for s in &slots {
-        new_index.push(next);
-        if s.is_some() {
-            next += 1;
+    let mut from = Vec::with_capacity(slots.len().div_ceil(2));
+    for (i, s) in slots.iter().enumerate() {
+        new_index.push(from.len() as u32);
+        if s.count != UNUSED {
+            from.push(i as u32);
         }
     }
-    slots
-        .into_par_iter()
-        .flatten()
-        .map(|mut node| {
+    from.par_iter()
+        .map(|&i| {
+            let mut node = slots[i as usize].clone();
             if !node.is_leaf() {
                 node.child_or_first = new_index[node.child_or_first as usize];
             }

@@ -3,14 +3,47 @@
 //! slice and no per-node buffer is allocated.
 
 use clash_bv::Aabb;
-use clash_math::{Point3, Scalar, Triangle};
+use clash_math::{Point3, Scalar, Triangle, TriangleMoments};
 
-/// The builder's working set for one node: three slices of equal length,
-/// permuted together.
+/// The builder's working set for one node: slices of equal length: the
+/// triangles, their moments (whose centroids are the split keys' points;
+/// computed once per triangle, see [`TriangleMoments`]) and their ids,
+/// permuted together, and a scratch column where a split sorts compact
+/// [`Keyed`] records before moving the large elements once.
 pub(crate) struct Prims<'a, T: Scalar> {
     pub tris: &'a mut [Triangle<T>],
-    pub cents: &'a mut [Point3<T>],
+    pub moms: &'a mut [TriangleMoments<T>],
     pub ids: &'a mut [u32],
+    pub keys: &'a mut [Keyed<T>],
+}
+
+/// A split key with the element's triangle id (the tie-break): what
+/// [`Prims::select_nth`] selects on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Keyed<T> {
+    key: T,
+    id: u32,
+}
+
+impl<T: Scalar> Keyed<T> {
+    /// A blank record (the scratch column's initial value).
+    pub fn blank() -> Self {
+        Self {
+            key: T::ZERO,
+            id: 0,
+        }
+    }
+
+    /// Total order: key by `f64::total_cmp` of its exact `f64` value (a
+    /// total order even for NaN, which finite meshes do not produce), then
+    /// triangle id.
+    #[inline(always)]
+    fn order(&self, other: &Self) -> core::cmp::Ordering {
+        self.key
+            .to_f64()
+            .total_cmp(&other.key.to_f64())
+            .then(self.id.cmp(&other.id))
+    }
 }
 
 impl<'a, T: Scalar> Prims<'a, T> {
@@ -22,25 +55,34 @@ impl<'a, T: Scalar> Prims<'a, T> {
     #[inline]
     fn swap(&mut self, i: usize, j: usize) {
         self.tris.swap(i, j);
-        self.cents.swap(i, j);
+        self.moms.swap(i, j);
         self.ids.swap(i, j);
+    }
+
+    /// The centroid of element `i`.
+    #[inline]
+    pub fn centroid(&self, i: usize) -> &Point3<T> {
+        &self.moms[i].centroid
     }
 
     /// Splits into `[0, k)` and `[k, len)`.
     pub fn split_at(self, k: usize) -> (Prims<'a, T>, Prims<'a, T>) {
         let (t0, t1) = self.tris.split_at_mut(k);
-        let (c0, c1) = self.cents.split_at_mut(k);
+        let (m0, m1) = self.moms.split_at_mut(k);
         let (i0, i1) = self.ids.split_at_mut(k);
+        let (k0, k1) = self.keys.split_at_mut(k);
         (
             Prims {
                 tris: t0,
-                cents: c0,
+                moms: m0,
                 ids: i0,
+                keys: k0,
             },
             Prims {
                 tris: t1,
-                cents: c1,
+                moms: m1,
                 ids: i1,
+                keys: k1,
             },
         )
     }
@@ -50,7 +92,7 @@ impl<'a, T: Scalar> Prims<'a, T> {
     pub fn partition(&mut self, left: impl Fn(&Point3<T>) -> bool) -> usize {
         let mut k = 0;
         for i in 0..self.len() {
-            if left(&self.cents[i]) {
+            if left(self.centroid(i)) {
                 self.swap(i, k);
                 k += 1;
             }
@@ -58,49 +100,56 @@ impl<'a, T: Scalar> Prims<'a, T> {
         k
     }
 
-    /// Reorders so that the element of rank `k` by `key(centroid)` (ties
-    /// broken by triangle id, so the result is a total order) is at `k`,
-    /// with smaller ones before and larger ones after (quickselect with a
-    /// median-of-three pivot; deterministic).
+    /// Moves the `k` elements of lowest rank by `key(centroid)` (ties broken
+    /// by triangle id, a total order) to `[0, k)` and the others to `[k, len)`
+    /// (`k <= len`); the order within each part is unspecified but
+    /// deterministic. The `k`-th record is selected on the compact [`Keyed`]
+    /// column (the standard library's introselect, deterministic, with a
+    /// branch-free block partition); the triangles, moments and ids are then
+    /// split around it by one two-ended (Hoare) sweep, which streams through
+    /// them from both ends and moves only the misplaced elements.
     pub fn select_nth(&mut self, k: usize, key: impl Fn(&Point3<T>) -> T) {
-        let less = |s: &Self, i: usize, j: usize| {
-            let (ki, kj) = (key(&s.cents[i]), key(&s.cents[j]));
-            ki < kj || (ki == kj && s.ids[i] < s.ids[j])
-        };
-        let (mut lo, mut hi) = (0usize, self.len());
-        while hi - lo > 1 {
-            // median of three to position lo
-            let mid = lo + (hi - lo) / 2;
-            let last = hi - 1;
-            if less(self, mid, lo) {
-                self.swap(mid, lo);
-            }
-            if less(self, last, lo) {
-                self.swap(last, lo);
-            }
-            if less(self, last, mid) {
-                self.swap(last, mid);
-            }
-            // pivot = median, now at mid; move it to lo
-            self.swap(lo, mid);
-            // The pivot stays at lo during the sweep: key it once.
-            let (pivot_key, pivot_id) = (key(&self.cents[lo]), self.ids[lo]);
-            let mut store = lo + 1;
-            for i in lo + 1..hi {
-                let ki = key(&self.cents[i]);
-                if ki < pivot_key || (ki == pivot_key && self.ids[i] < pivot_id) {
-                    self.swap(i, store);
-                    store += 1;
-                }
-            }
-            let p = store - 1;
-            self.swap(lo, p);
-            match k.cmp(&p) {
-                core::cmp::Ordering::Equal => return,
-                core::cmp::Ordering::Less => hi = p,
-                core::cmp::Ordering::Greater => lo = p + 1,
-            }
+        let n = self.len();
+        if k == 0 || k >= n {
+            return;
         }
+        for (x, (m, &id)) in self
+            .keys
+            .iter_mut()
+            .zip(self.moms.iter().zip(self.ids.iter()))
+        {
+            *x = Keyed {
+                key: key(&m.centroid),
+                id,
+            };
+        }
+        let (_, &mut pivot, _) = self.keys.select_nth_unstable_by(k, Keyed::order);
+        // Exactly the k records before the pivot in the total order go left.
+        let left = |s: &Self, i: usize| {
+            Keyed {
+                key: key(&s.moms[i].centroid),
+                id: s.ids[i],
+            }
+            .order(&pivot)
+                == core::cmp::Ordering::Less
+        };
+        let (mut i, mut j) = (0, n);
+        loop {
+            while i < j && left(self, i) {
+                i += 1;
+            }
+            while i < j && !left(self, j - 1) {
+                j -= 1;
+            }
+            if i >= j {
+                break;
+            }
+            // Here i < j - 1: element i goes right, element j - 1 left.
+            self.swap(i, j - 1);
+            i += 1;
+            j -= 1;
+        }
+        debug_assert_eq!(i, k);
     }
 }
 
@@ -380,33 +429,40 @@ mod tests {
         let mut tris: Vec<Triangle<f64>> = (0..n)
             .map(|i| {
                 let x = ((i * 7919) % 101) as f64;
-                let p = Point3::new(x, 0.0, 0.0);
+                let p = Point3::new(x, i as f64, 0.0);
                 Triangle::new(p, p, p)
             })
             .collect();
-        let mut cents: Vec<_> = tris.iter().map(|t| t.a).collect();
+        let mut moms: Vec<_> = tris.iter().map(TriangleMoments::new).collect();
         let mut ids: Vec<u32> = (0..n as u32).collect();
+        let mut keys = vec![Keyed::blank(); n];
         let mut prims = Prims {
             tris: &mut tris,
-            cents: &mut cents,
+            moms: &mut moms,
             ids: &mut ids,
+            keys: &mut keys,
         };
-        for k in [0, 1, 100, 128, 255, 256] {
+        // Oracle: the records sorted independently.
+        let mut sorted: Vec<(f64, u32)> = (0..n)
+            .map(|i| (prims.centroid(i).x, prims.ids[i]))
+            .collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for k in [0, 1, 100, 128, 255, 256, 257] {
             prims.select_nth(k, |c| c.x);
-            let pivot = (prims.cents[k].x, prims.ids[k]);
+            let mut low: Vec<(f64, u32)> = (0..k)
+                .map(|i| (prims.centroid(i).x, prims.ids[i]))
+                .collect();
+            low.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            assert_eq!(low, sorted[..k], "k = {k}");
             for i in 0..n {
-                let v = (prims.cents[i].x, prims.ids[i]);
-                if i < k {
-                    assert!(v < pivot);
-                } else if i > k {
-                    assert!(v > pivot);
-                }
-                assert_eq!(prims.tris[i].a, prims.cents[i]);
+                assert_eq!(prims.tris[i].a, *prims.centroid(i));
+                assert_eq!(prims.tris[i].a.y, f64::from(prims.ids[i]));
             }
         }
         let k = prims.partition(|c| c.x < 50.0);
-        assert!(prims.cents[..k].iter().all(|c| c.x < 50.0));
-        assert!(prims.cents[k..].iter().all(|c| c.x >= 50.0));
+        assert!((0..k).all(|i| prims.centroid(i).x < 50.0));
+        assert!((k..n).all(|i| prims.centroid(i).x >= 50.0));
+        assert!((0..n).all(|i| prims.tris[i].a == *prims.centroid(i)));
         let mut seen: Vec<u32> = prims.ids.to_vec();
         seen.sort();
         assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
