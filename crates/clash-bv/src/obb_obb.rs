@@ -207,7 +207,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(23);
         let (mut overlaps, mut separated) = (0, 0);
         for case in 0..200_000 {
-            let mut extent = |rng: &mut rand_chacha::ChaCha8Rng| match rng.random_range(0..8) {
+            let extent = |rng: &mut rand_chacha::ChaCha8Rng| match rng.random_range(0..8) {
                 0 => 0.0,
                 1 => 1e-9,
                 _ => rng.random_range(0.0..2.0),
