@@ -189,11 +189,7 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
     /// The relative-frame test (RTCD §4.4.1) with the precomputed rotation.
     #[inline]
     fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
-        let rot = self.axes.tr_mul(&(pose.rotation * other.axes));
-        let t = self
-            .axes
-            .tr_mul(&(pose.rotation * other.center.coords + pose.translation - self.center.coords));
-        crate::obb_obb::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t)
+        self.overlaps_relative_lanes(other, pose)
     }
 
     fn transformed(&self, iso: &Isometry3<T>) -> Self {

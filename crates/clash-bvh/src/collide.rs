@@ -218,7 +218,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     where
         B: BvPair<T, B2>,
     {
-        // (node a, node b, depth a, depth b)
+        // Pairs known to overlap: (node a, node b, depth a, depth b). Opening
+        // a node tests its two children against the other node together
+        // (two lanes of SIMD for OBBs) and pushes those that overlap.
+        if !self.nodes[0].bv.overlaps_pair(&other.nodes[0].bv, pose) {
+            return ControlFlow::Continue(());
+        }
         let mut stack = [(0u32, 0u32, 0u32, 0u32); STACK];
         let mut len = 1usize;
         while len > 0 {
@@ -226,9 +231,6 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let (a, b, da, db) = stack[len];
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
-            if !na.bv.overlaps_pair(&nb.bv, pose) {
-                continue;
-            }
             let open_a = !na.is_leaf() && da < max_depth;
             let open_b = !nb.is_leaf() && db < max_depth;
             let descend_a = match (open_a, open_b) {
@@ -240,17 +242,33 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 (false, true) => false,
                 (true, true) => na.bv.surface_area() >= nb.bv.surface_area(),
             };
+            // The left child is at `n + 1`, the right at `child_or_first`.
             // Push right first so the left child is visited first.
             if descend_a {
-                let r = na.child_or_first;
-                stack[len] = (r, b, da + 1, db);
-                stack[len + 1] = (a + 1, b, da + 1, db);
+                let (l, r) = (a + 1, na.child_or_first);
+                let (nl, nr) = (&self.nodes[l as usize].bv, &self.nodes[r as usize].bv);
+                let [hit_l, hit_r] = B::overlaps_pair_x2([nl, nr], [&nb.bv, &nb.bv], pose);
+                if hit_r {
+                    stack[len] = (r, b, da + 1, db);
+                    len += 1;
+                }
+                if hit_l {
+                    stack[len] = (l, b, da + 1, db);
+                    len += 1;
+                }
             } else {
-                let r = nb.child_or_first;
-                stack[len] = (a, r, da, db + 1);
-                stack[len + 1] = (a, b + 1, da, db + 1);
+                let (l, r) = (b + 1, nb.child_or_first);
+                let (nl, nr) = (&other.nodes[l as usize].bv, &other.nodes[r as usize].bv);
+                let [hit_l, hit_r] = B::overlaps_pair_x2([&na.bv, &na.bv], [nl, nr], pose);
+                if hit_r {
+                    stack[len] = (a, r, da, db + 1);
+                    len += 1;
+                }
+                if hit_l {
+                    stack[len] = (a, l, da, db + 1);
+                    len += 1;
+                }
             }
-            len += 2;
         }
         ControlFlow::Continue(())
     }

@@ -24,6 +24,7 @@ pub mod covariance;
 pub mod eigen;
 mod error;
 pub mod hull;
+pub mod pair;
 pub mod predicates;
 pub mod primitives;
 mod scalar;
@@ -34,6 +35,7 @@ pub use covariance::{
 };
 pub use eigen::{SymmetricEigen3, jacobi_eigen, symmetric_eigen_closed_form};
 pub use error::MathError;
+pub use pair::Pair;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
 pub use scalar::{Scalar, point_is_finite};
 

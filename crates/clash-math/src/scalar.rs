@@ -73,11 +73,14 @@ pub trait Scalar:
     fn max_of(self, other: Self) -> Self;
     /// `self * a + b` with one rounding where the target has fused multiply-add.
     fn mul_add_s(self, a: Self, b: Self) -> Self;
+    /// Two values side by side ([`crate::pair`]): SSE2 for `f64` on x86_64.
+    type Pair: crate::Pair<Self>;
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $name:literal) => {
+    ($t:ty, $name:literal, $pair:ty) => {
         impl Scalar for $t {
+            type Pair = $pair;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const TWO: Self = 2.0;
@@ -125,8 +128,8 @@ macro_rules! impl_scalar {
     };
 }
 
-impl_scalar!(f32, "f32");
-impl_scalar!(f64, "f64");
+impl_scalar!(f32, "f32", crate::pair::ArrayPair<f32>);
+impl_scalar!(f64, "f64", crate::pair::PairF64);
 
 /// `true` when every coordinate of the point is finite.
 #[inline]
