@@ -61,6 +61,25 @@ pub trait BoundingVolume<T: Scalar>:
         Self::fit_triangles(triangles)
     }
 
+    /// [`Self::fit_triangles_with_moments`] with the extents taken over
+    /// `corners`, which must be the corners of `triangles` (each distinct
+    /// point once is enough, repeats are harmless): tree builders pass each
+    /// node's distinct vertices. OBBs and RSSs take their axes from the
+    /// moments and their extents from `corners`, and the result equals that
+    /// of [`Self::fit_triangles_with_moments`] when `corners` starts with the
+    /// first triangle's first corner; other volumes ignore `corners`.
+    ///
+    /// # Errors
+    /// As [`Self::fit_triangles_with_moments`].
+    fn fit_triangles_with_moments_over(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        let _ = corners;
+        Self::fit_triangles_with_moments(triangles, moments)
+    }
+
     /// A volume containing both `self` and `other`.
     fn merge(&self, other: &Self) -> Self;
 

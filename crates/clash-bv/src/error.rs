@@ -21,6 +21,14 @@ pub enum FitError {
         /// Number of moments.
         moments: usize,
     },
+    /// An index of an [`crate::IndexedPoints`] set is out of range.
+    #[error("point index {index} is out of range for {len} vertices")]
+    IndexOutOfRange {
+        /// The offending index.
+        index: u32,
+        /// Number of vertices.
+        len: usize,
+    },
 }
 
 impl From<MathError> for FitError {

@@ -124,6 +124,19 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         Self::fit_pca_moments(triangles, moments)
     }
 
+    /// [`Obb::fit_pca_moments`] with the extents over `corners`.
+    fn fit_triangles_with_moments_over(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        crate::check::check_moments(triangles, moments)?;
+        match crate::obb_fit::pca_axes_of_moments(triangles, moments) {
+            Some(axes) => Ok(Self::from_axes_over(&axes, corners)),
+            None => Self::fit_pca_triangles(triangles),
+        }
+    }
+
     /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
     /// Above [`TIGHT_FIT_SAMPLE`] triangles, whose hull and rectangle
     /// searches would cost more than the whole rest of a tree build, the

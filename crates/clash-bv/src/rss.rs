@@ -84,6 +84,19 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         Self::fit_pca_moments(triangles, moments)
     }
 
+    /// [`Rss::fit_pca_moments`] with the extents over `corners`.
+    fn fit_triangles_with_moments_over(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        crate::check::check_moments(triangles, moments)?;
+        match crate::obb_fit::pca_axes_of_moments(triangles, moments) {
+            Some(axes) => Ok(Self::fit_along(&axes, corners)),
+            None => Self::fit_pca_triangles(triangles),
+        }
+    }
+
     /// A rectangle over the principal axes of both rectangles' corners, its
     /// radius the largest corner distance plus that volume's radius (distance
     /// to a rectangle is convex, so corners bound each input rectangle).

@@ -19,8 +19,9 @@ use crate::partition::{
     Lanes, Parted, SahPrims, empty_lanes, fold_chunks, grow_lanes, half_area_lanes, lanes_to_aabb,
     triangle_lanes,
 };
-use clash_bv::{BoundingVolume, FitError};
-use clash_math::{Scalar, Triangle, TriangleMoments, Vector3};
+use clash_bv::{BoundingVolume, FitError, IndexedPoints};
+use clash_math::{Point3, Scalar, Triangle, TriangleMoments, Vector3};
+use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -182,8 +183,35 @@ pub(crate) struct Built<T: Scalar, B> {
     pub ids: Vec<u32>,
 }
 
+/// A mesh's vertices and triangle indices, from which the median/mean
+/// builder lists each node's distinct corners for the OBB and RSS fits
+/// (`fit_triangles_with_moments_over`): about six times fewer points than
+/// three corners per triangle on a closed mesh.
+pub(crate) struct CornerSource<'a, T: Scalar> {
+    pub vertices: &'a [Point3<T>],
+    pub indices: &'a [[u32; 3]],
+}
+
+/// [`CornerSource`] with one stamp per vertex: the slot of the last node
+/// that listed it. Siblings built on different threads share vertices, so
+/// a stamp can be overwritten between two corners of one node; the vertex
+/// is then listed twice, which changes no extent (a minimum or maximum over
+/// a repeated point), so the fit does not depend on the schedule. A vertex
+/// is never missed: a node's slot is unique, so the first of its corners
+/// at a vertex always finds another stamp.
+struct Corners<'a, T: Scalar> {
+    source: CornerSource<'a, T>,
+    stamps: Vec<AtomicU32>,
+}
+
+/// Nodes smaller than this fit their triangles' corners directly (and so
+/// does every node of a mesh that shares few vertices: `stamps` is then
+/// empty, as is the scratch).
+const CORNER_LIST_MIN: usize = 4;
+
 pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     triangles: Vec<Triangle<T>>,
+    corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {
     let builder = Builder { opts: *opts };
@@ -209,6 +237,22 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         .into_par_iter()
         .map(|_| placeholder.clone())
         .collect();
+    // Listing distinct corners pays when triangles share vertices (a welded
+    // closed mesh has about half as many vertices as triangles); a triangle
+    // soup (three vertices per triangle) fits the corners as they come.
+    let shared = corners.vertices.len() < n + n / 2;
+    let corners = Corners {
+        stamps: if shared {
+            (0..corners.vertices.len())
+                .into_par_iter()
+                .map(|_| AtomicU32::new(u32::MAX))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        source: corners,
+    };
+    let mut corner_ids: Vec<u32> = vec![0; if shared { 3 * n } else { 0 }];
     let used = builder.node(
         &mut slots,
         0,
@@ -218,6 +262,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             ids: &mut ids,
             keys: &mut keys,
         },
+        (&corners, &mut corner_ids),
         0,
         0,
     )?;
@@ -235,8 +280,30 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
 impl Builder {
     /// The volume of one node of the median/mean builder; the default fit
     /// sums the covariance from the precomputed moments.
-    fn fit<T: Scalar, B: BoundingVolume<T>>(&self, prims: &Prims<'_, T>) -> Result<B, FitError> {
+    /// `slot` (the node's global slot) stamps the node's corners, listed
+    /// into `scratch` (three per triangle of room).
+    fn fit<T: Scalar, B: BoundingVolume<T>>(
+        &self,
+        prims: &Prims<'_, T>,
+        (corners, scratch): (&Corners<'_, T>, &mut [u32]),
+        slot: u32,
+    ) -> Result<B, FitError> {
         match self.opts.fit {
+            FitQuality::Default if prims.len() >= CORNER_LIST_MIN && !corners.stamps.is_empty() => {
+                let mut m = 0;
+                for &id in prims.ids.iter() {
+                    for &v in &corners.source.indices[id as usize] {
+                        let stamp = &corners.stamps[v as usize];
+                        if stamp.load(Ordering::Relaxed) != slot {
+                            stamp.store(slot, Ordering::Relaxed);
+                            scratch[m] = v;
+                            m += 1;
+                        }
+                    }
+                }
+                let points = IndexedPoints::new(corners.source.vertices, &scratch[..m])?;
+                B::fit_triangles_with_moments_over(prims.tris, prims.moms, &points)
+            }
             FitQuality::Default => B::fit_triangles_with_moments(prims.tris, prims.moms),
             FitQuality::TightAbove { min_triangles } if prims.len() < min_triangles as usize => {
                 B::fit_triangles_with_moments(prims.tris, prims.moms)
@@ -257,11 +324,12 @@ impl Builder {
         slots: &mut [Node<B>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
+        (corners, scratch): (&Corners<'_, T>, &mut [u32]),
         first: u32,
         depth: u32,
     ) -> Result<usize, FitError> {
         let n = prims.len();
-        let bv: B = self.fit(&prims)?;
+        let bv: B = self.fit(&prims, (corners, &mut *scratch), slot_base)?;
         if self.is_leaf(n, depth) {
             slots[0] = Node {
                 bv,
@@ -280,8 +348,27 @@ impl Builder {
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
-        let left = move || self.node(left_slots, slot_base + 1, lp, first, depth + 1);
-        let right = move || self.node(right_slots, right_slot, rp, first + k as u32, depth + 1);
+        let (ls, rs) = scratch.split_at_mut((3 * k).min(scratch.len()));
+        let left = move || {
+            self.node(
+                left_slots,
+                slot_base + 1,
+                lp,
+                (corners, ls),
+                first,
+                depth + 1,
+            )
+        };
+        let right = move || {
+            self.node(
+                right_slots,
+                right_slot,
+                rp,
+                (corners, rs),
+                first + k as u32,
+                depth + 1,
+            )
+        };
         if n >= PARALLEL_THRESHOLD {
             let (l, r) = rayon::join(left, right);
             Ok(1 + l? + r?)

@@ -69,7 +69,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 .map(|i| mesh.triangle(i))
                 .collect()
         };
-        let built = build::build::<T, B>(triangles, options)?;
+        let corners = build::CornerSource {
+            vertices: mesh.vertices(),
+            indices: mesh.indices(),
+        };
+        let built = build::build::<T, B>(triangles, corners, options)?;
         Ok(Self {
             mesh,
             nodes: built.nodes,
