@@ -93,7 +93,10 @@ mod tests {
             Point3::new(2.0, 1.0, 0.3),
             Point3::new(-0.1, 1.2, 0.0),
         ];
-        let tris = [Triangle::new(v[0], v[1], v[2]), Triangle::new(v[0], v[2], v[3])];
+        let tris = [
+            Triangle::new(v[0], v[1], v[2]),
+            Triangle::new(v[0], v[2], v[3]),
+        ];
         let moms = tris.map(|t| TriangleMoments::new(&t));
         let corners = IndexedPoints::new(&v, &[0, 1, 2, 3]).unwrap();
         assert_eq!(

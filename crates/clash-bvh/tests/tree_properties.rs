@@ -63,10 +63,14 @@ fn welded_meshes_build_the_same_tree_as_their_soup() {
         let soup_obb = Bvh::<T, Obb<T>>::build(soup.clone(), &opts).unwrap();
         let soup_rss = Bvh::<T, Rss<T>>::build(soup, &opts).unwrap();
         for threads in [1, 3] {
-            let obb = in_pool(threads, || Bvh::<T, Obb<T>>::build(welded.clone(), &opts).unwrap());
+            let obb = in_pool(threads, || {
+                Bvh::<T, Obb<T>>::build(welded.clone(), &opts).unwrap()
+            });
             assert!(obb.nodes() == soup_obb.nodes(), "OBB, {threads} threads");
             obb.validate().unwrap();
-            let rss = in_pool(threads, || Bvh::<T, Rss<T>>::build(welded.clone(), &opts).unwrap());
+            let rss = in_pool(threads, || {
+                Bvh::<T, Rss<T>>::build(welded.clone(), &opts).unwrap()
+            });
             assert!(rss.nodes() == soup_rss.nodes(), "RSS, {threads} threads");
             rss.validate().unwrap();
         }
