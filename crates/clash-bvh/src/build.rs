@@ -225,6 +225,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let mut moms: Vec<TriangleMoments<T>> = tris.par_iter().map(TriangleMoments::new).collect();
     let mut ids: Vec<u32> = (0..n as u32).collect();
     let mut keys: Vec<Keyed<T>> = vec![Keyed::blank(); n];
+    let mut left = vec![false; n];
     // Unused slots keep a placeholder (the cheap fit of one triangle,
     // marked by `count == UNUSED`); a full tree (one triangle per leaf, the
     // default) uses every slot and needs no compaction.
@@ -261,6 +262,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             moms: &mut moms,
             ids: &mut ids,
             keys: &mut keys,
+            left: &mut left,
         },
         (&corners, &mut corner_ids),
         0,

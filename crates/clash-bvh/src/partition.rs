@@ -15,6 +15,8 @@ pub(crate) struct Prims<'a, T: Scalar> {
     pub moms: &'a mut [TriangleMoments<T>],
     pub ids: &'a mut [u32],
     pub keys: &'a mut [Keyed<T>],
+    /// Scratch: which side of a median split each element goes to.
+    pub left: &'a mut [bool],
 }
 
 /// A split key with the element's triangle id (the tie-break): what
@@ -23,6 +25,8 @@ pub(crate) struct Prims<'a, T: Scalar> {
 pub(crate) struct Keyed<T> {
     key: T,
     id: u32,
+    /// Position of the element in the node's slice (not part of the order).
+    pos: u32,
 }
 
 impl<T: Scalar> Keyed<T> {
@@ -31,6 +35,7 @@ impl<T: Scalar> Keyed<T> {
         Self {
             key: T::ZERO,
             id: 0,
+            pos: 0,
         }
     }
 
@@ -71,18 +76,21 @@ impl<'a, T: Scalar> Prims<'a, T> {
         let (m0, m1) = self.moms.split_at_mut(k);
         let (i0, i1) = self.ids.split_at_mut(k);
         let (k0, k1) = self.keys.split_at_mut(k);
+        let (l0, l1) = self.left.split_at_mut(k);
         (
             Prims {
                 tris: t0,
                 moms: m0,
                 ids: i0,
                 keys: k0,
+                left: l0,
             },
             Prims {
                 tris: t1,
                 moms: m1,
                 ids: i1,
                 keys: k1,
+                left: l1,
             },
         )
     }
@@ -113,26 +121,25 @@ impl<'a, T: Scalar> Prims<'a, T> {
         if k == 0 || k >= n {
             return;
         }
-        for (x, (m, &id)) in self
+        for (pos, (x, (m, &id))) in self
             .keys
             .iter_mut()
             .zip(self.moms.iter().zip(self.ids.iter()))
+            .enumerate()
         {
             *x = Keyed {
                 key: key(&m.centroid),
                 id,
+                pos: pos as u32,
             };
         }
-        let (_, &mut pivot, _) = self.keys.select_nth_unstable_by(k, Keyed::order);
-        // Exactly the k records before the pivot in the total order go left.
-        let left = |s: &Self, i: usize| {
-            Keyed {
-                key: key(&s.moms[i].centroid),
-                id: s.ids[i],
-            }
-            .order(&pivot)
-                == core::cmp::Ordering::Less
-        };
+        self.keys.select_nth_unstable_by(k, Keyed::order);
+        // Exactly the k records before the k-th in the total order go left.
+        self.left.fill(false);
+        for r in &self.keys[..k] {
+            self.left[r.pos as usize] = true;
+        }
+        let left = |s: &Self, i: usize| s.left[i];
         let (mut i, mut j) = (0, n);
         loop {
             while i < j && left(self, i) {
@@ -146,6 +153,7 @@ impl<'a, T: Scalar> Prims<'a, T> {
             }
             // Here i < j - 1: element i goes right, element j - 1 left.
             self.swap(i, j - 1);
+            self.left.swap(i, j - 1);
             i += 1;
             j -= 1;
         }
@@ -436,11 +444,13 @@ mod tests {
         let mut moms: Vec<_> = tris.iter().map(TriangleMoments::new).collect();
         let mut ids: Vec<u32> = (0..n as u32).collect();
         let mut keys = vec![Keyed::blank(); n];
+        let mut left = vec![false; n];
         let mut prims = Prims {
             tris: &mut tris,
             moms: &mut moms,
             ids: &mut ids,
             keys: &mut keys,
+            left: &mut left,
         };
         // Oracle: the records sorted independently.
         let mut sorted: Vec<(f64, u32)> = (0..n)
