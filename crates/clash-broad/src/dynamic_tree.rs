@@ -8,7 +8,7 @@
 //! survive every restructuring. The algorithms over the tree live beside it:
 //! `tree_insert` (best-sibling search and rotations), `tree_build` (parallel
 //! binned SAH build), `tree_pairs`, `tree_queries` and `tree_validate`.
-use crate::aabb_ops::{check_aabb, check_vector, contains, fatten, union};
+use crate::aabb_ops::{check_aabb, check_vector, contains, fatten, surface_area, union};
 use crate::slots::{NULL, Slots};
 use crate::{BroadPhaseError, ProxyHandle};
 use clash_bv::Aabb;
@@ -57,10 +57,12 @@ impl<T: Scalar> Node<T> {
 /// that leaves it removes the leaf and re-inserts it (O(log n), no
 /// allocation, same handle). Insertion picks the sibling of least
 /// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent refined by a
-/// bounded branch-and-bound search, and refitting on the way up applies tree
+/// bounded branch-and-bound search (re-insertions of moved objects use the
+/// greedy descent alone), and refitting on the way up applies tree
 /// rotations that shrink surface area. Pair enumeration is incremental: only
-/// objects whose fat box changed are queried again. Queries and pairs are
-/// exact on the tight boxes.
+/// objects whose fat box changed are queried again (when many changed, the
+/// tree is traversed against itself instead, in parallel for large trees).
+/// Queries and pairs are exact on the tight boxes.
 ///
 /// ```
 /// use clash_broad::{BroadPhase, DynamicTree, PairTracker};
@@ -105,8 +107,11 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     prediction: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
     pub(crate) search: Vec<(T, u32, T, T)>,
-    /// Scratch of the pair traversal.
-    pub(crate) pair_stack: Vec<(u32, u32)>,
+    /// Scratch of the pair traversal: its tasks and where they start.
+    pub(crate) pair_tasks: Vec<crate::tree_pairs::PairTask>,
+    pub(crate) task_starts: Vec<(u32, u32)>,
+    /// Scratch of the box queries of the pair enumeration.
+    pub(crate) query_stack: Vec<u32>,
     /// Slots whose fat box changed (inserted or re-inserted) since the last pair enumeration.
     pub(crate) moved: Vec<u32>,
     /// Per slot: is it in `moved`?
@@ -117,6 +122,9 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) fat_pairs_valid: bool,
     /// Scratch of the output sort: exact pairs packed as `a << 32 | b`.
     pub(crate) pair_keys: Vec<u64>,
+    /// Scratch of the sort of `pair_keys`: a buffer and per-slot counts.
+    pub(crate) sort_scratch: Vec<u64>,
+    pub(crate) sort_counts: Vec<u32>,
     /// Slots whose leaf was enlarged in place by `update` and awaits
     /// re-insertion at the next [`settle`](Self::settle).
     pub(crate) pending: Vec<u32>,
@@ -172,12 +180,16 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             margin,
             prediction,
             search: Vec::new(),
-            pair_stack: Vec::new(),
+            pair_tasks: Vec::new(),
+            task_starts: Vec::new(),
+            query_stack: Vec::new(),
             moved: Vec::new(),
             moved_flag: Vec::new(),
             fat_pairs: Vec::new(),
             fat_pairs_valid: false,
             pair_keys: Vec::new(),
+            sort_scratch: Vec::new(),
+            sort_counts: Vec::new(),
             pending: Vec::new(),
             pending_flag: Vec::new(),
             loose: Vec::new(),
@@ -291,7 +303,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             proxy: slot,
         };
         self.set_fat(slot, fat);
-        self.insert_leaf(leaf);
+        self.insert_leaf(leaf, true);
         self.mark_moved(slot);
         Ok(self.slots.handle(slot))
     }
@@ -331,6 +343,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         displacement: Vector3<T>,
     ) -> Result<bool, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
+        if self.keeps_fat_box(i, &aabb, &displacement) {
+            self.slots.aabb[i] = aabb;
+            return Ok(false);
+        }
         check_aabb(&aabb)?;
         check_vector(&displacement, "displacement")?;
         let fat = fatten(&aabb, self.margin, &displacement, self.prediction);
@@ -344,7 +360,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.slots.aabb[i] = aabb;
         let old = self.fat[i];
         if contains(&old, &aabb) {
-            // Still inside; keep the fat box unless it is far too large.
+            // Still inside; keep the fat box unless it is far too large
+            // (the test of the fast path, reached here only when the grown
+            // box overflows).
             let reach = displacement
                 .x
                 .abs()
@@ -363,6 +381,50 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.move_leaf(self.slots.link[i], fat);
         self.mark_moved(i as u32);
         Ok(true)
+    }
+
+    /// The fast path of [`update`](Self::update): `true` when the new tight
+    /// box is valid and lies in slot `i`'s fat box, the displacement is
+    /// finite, and the fat box is not much larger than the new fat box would
+    /// be: it lies in that box grown by `4 margin + prediction * reach` on
+    /// every side (`reach` the largest displacement component), all finite.
+    /// Only per-slot arrays are read. When `false`, `update` checks the
+    /// input and gives the leaf a new fat box (or keeps it: the same test
+    /// again, in the rare case that the sum below overflows).
+    ///
+    /// Containment in the (finite) fat box implies a finite tight box, NaN
+    /// failing every comparison. A NaN or infinite displacement or grown box
+    /// makes the sum of the grown box's coordinates NaN or infinite, and
+    /// that sum is finite only when all its terms are, so one test refuses
+    /// them all (leaving the refusal of invalid input to the slow path).
+    #[inline]
+    fn keeps_fat_box(&self, i: usize, a: &Aabb<T>, d: &Vector3<T>) -> bool {
+        let old = &self.fat[i];
+        let inside = (old.min.x <= a.min.x)
+            & (old.min.y <= a.min.y)
+            & (old.min.z <= a.min.z)
+            & (a.max.x <= old.max.x)
+            & (a.max.y <= old.max.y)
+            & (a.max.z <= old.max.z)
+            & (a.min.x <= a.max.x)
+            & (a.min.y <= a.max.y)
+            & (a.min.z <= a.max.z);
+        if !inside {
+            return false;
+        }
+        let (m, p) = (self.margin, self.prediction);
+        let reach = d.x.abs().max_of(d.y.abs()).max_of(d.z.abs());
+        let slack = m * T::lit(4.0) + p * reach;
+        let mut ok = true;
+        let mut sum = T::ZERO;
+        for k in 0..3 {
+            let dp = d[k] * p;
+            let lo = a.min[k] - m + dp.min_of(T::ZERO) - slack;
+            let hi = a.max[k] + m + dp.max_of(T::ZERO) + slack;
+            ok &= (lo <= old.min[k]) & (old.max[k] <= hi);
+            sum += hi - lo;
+        }
+        ok & (sum + slack).finite()
     }
 
     /// Adds many objects at once and rebuilds the whole tree top-down with
@@ -668,7 +730,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         for &slot in &pending {
             self.pending_flag[slot as usize] = false;
             if self.slots.is_live(slot as usize) {
-                self.insert_leaf(self.slots.link[slot as usize]);
+                // The greedy descent alone: re-insertions are frequent, and
+                // the rebuilds bound the drift of the tree's cost.
+                self.insert_leaf(self.slots.link[slot as usize], false);
             }
         }
         self.pending = pending;
@@ -676,21 +740,28 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     }
 
     /// Links an unlinked leaf (its fat box set) into the tree next to the
-    /// best sibling, then refits and rotates up to the root.
-    pub(crate) fn insert_leaf(&mut self, leaf: u32) {
-        self.insert_leaf_at(leaf, self.root);
+    /// best sibling (found by the greedy descent refined by the
+    /// branch-and-bound search when `search`, by the greedy descent alone
+    /// otherwise), then refits and rotates up to the root.
+    pub(crate) fn insert_leaf(&mut self, leaf: u32, search: bool) {
+        self.insert_leaf_at(leaf, self.root, search);
     }
 
     /// As [`insert_leaf`](Self::insert_leaf), searching for the sibling in
     /// the subtree under `start` only.
-    pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32) {
+    pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;
             return;
         }
         let leaf_box = self.nodes[leaf as usize].aabb;
-        let sibling = self.best_sibling(&leaf_box, start);
+        let sibling = if search {
+            self.best_sibling(&leaf_box, start)
+        } else {
+            self.greedy_sibling(&leaf_box, surface_area(&leaf_box), start)
+                .0
+        };
         let old_parent = self.nodes[sibling as usize].parent;
         // alloc cannot fail here: the node count is bounded by twice the slot count.
         let new_parent = self

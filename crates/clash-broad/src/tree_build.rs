@@ -11,14 +11,52 @@ use clash_math::{Point3, Scalar};
 
 /// Number of bins per axis.
 const BINS: usize = 16;
+/// Nodes with at most this many items are split by an exact SAH sweep
+/// over the items sorted along the axis, rather than by binning.
+const SMALL: usize = 8;
 /// Subtrees with fewer leaves than this are built on the current thread.
 const PARALLEL_MIN: usize = 2048;
 
 #[derive(Clone, Copy)]
 struct Item<T: Scalar> {
     aabb: Aabb<T>,
-    centroid: [f64; 3],
+    /// Twice the centroid: `min + max` (the factor does not change any split).
+    centroid: [T; 3],
     proxy: u32,
+    /// Scratch: the bin of the item in the current split.
+    bin: u32,
+}
+
+/// Bounds of the centroids of a set of items.
+#[derive(Clone, Copy)]
+struct Bounds<T: Scalar> {
+    lo: [T; 3],
+    hi: [T; 3],
+}
+
+impl<T: Scalar> Bounds<T> {
+    const EMPTY: Self = Self {
+        lo: [T::INFINITY; 3],
+        hi: [T::NEG_INFINITY; 3],
+    };
+    #[inline]
+    fn grow(&mut self, c: &[T; 3]) {
+        self.join(&Self { lo: *c, hi: *c });
+    }
+    #[inline]
+    fn join(&mut self, o: &Self) {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min_of(o.lo[k]);
+            self.hi[k] = self.hi[k].max_of(o.hi[k]);
+        }
+    }
+    fn of(items: &[Item<T>]) -> Self {
+        let mut b = Self::EMPTY;
+        for it in items {
+            b.grow(&it.centroid);
+        }
+        b
+    }
 }
 
 impl<T: Scalar, U> DynamicTree<T, U> {
@@ -29,16 +67,17 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// has grown well beyond that of a fresh build. The result is
     /// deterministic: it does not depend on the number of threads.
     pub fn rebuild(&mut self) {
+        // The per-slot copies of the fat boxes, read in slot order.
+        let fat = &self.fat;
         let mut items: Vec<Item<T>> = (0..self.slots.capacity())
             .filter(|&i| self.slots.is_live(i))
             .map(|i| {
-                let aabb = self.nodes[self.slots.link[i] as usize].aabb;
-                let c =
-                    core::array::from_fn(|k| (aabb.min[k].to_f64() + aabb.max[k].to_f64()) * 0.5);
+                let aabb = fat[i];
                 Item {
                     aabb,
-                    centroid: c,
+                    centroid: core::array::from_fn(|k| aabb.min[k] + aabb.max[k]),
                     proxy: i as u32,
+                    bin: 0,
                 }
             })
             .collect();
@@ -61,7 +100,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         let count = 2 * items.len() - 1;
         let mut nodes = vec![Node::empty(); count];
-        build(&mut items, &mut nodes, 0, NULL);
+        let bounds = Bounds::of(&items);
+        build(&mut items, &mut nodes, 0, NULL, bounds);
         for (n, node) in nodes.iter().enumerate() {
             if node.is_leaf() {
                 self.slots.link[node.proxy as usize] = n as u32;
@@ -94,8 +134,15 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 }
 
 /// Builds the subtree of `items` into `nodes` (exactly `2 len - 1` of them,
-/// the subtree root first), where `nodes[0]` has global index `base`.
-fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, parent: u32) {
+/// the subtree root first), where `nodes[0]` has global index `base`;
+/// `bounds` are the bounds of the items' centroids.
+fn build<T: Scalar>(
+    items: &mut [Item<T>],
+    nodes: &mut [Node<T>],
+    base: u32,
+    parent: u32,
+    bounds: Bounds<T>,
+) {
     if items.len() == 1 {
         let it = items[0];
         nodes[0] = Node {
@@ -107,19 +154,19 @@ fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, par
         };
         return;
     }
-    let m = split(items);
+    let (m, lb, rb) = split(items, &bounds);
     let (root, rest) = nodes.split_first_mut().expect("at least three nodes");
     let (left_nodes, right_nodes) = rest.split_at_mut(2 * m - 1);
     let (left_items, right_items) = items.split_at_mut(m);
     let (left, right) = (base + 1, base + 2 * m as u32);
     if left_items.len() + right_items.len() >= PARALLEL_MIN {
         rayon::join(
-            || build(left_items, left_nodes, left, base),
-            || build(right_items, right_nodes, right, base),
+            || build(left_items, left_nodes, left, base, lb),
+            || build(right_items, right_nodes, right, base, rb),
         );
     } else {
-        build(left_items, left_nodes, left, base);
-        build(right_items, right_nodes, right, base);
+        build(left_items, left_nodes, left, base, lb);
+        build(right_items, right_nodes, right, base, rb);
     }
     let (l, r) = (&left_nodes[0], &right_nodes[0]);
     *root = Node {
@@ -131,40 +178,45 @@ fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, par
     };
 }
 
-/// Partitions `items` (at least two) by the cheapest binned SAH split along
-/// the axis of largest centroid extent and returns the size of the left part (in `1..len`).
-/// Falls back to a median split when all centroids coincide.
-fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
+/// Partitions `items` (at least two, with centroid bounds `bounds`) by the
+/// cheapest binned SAH split along the axis of largest centroid extent and
+/// returns the size of the left part (in `1..len`) and the centroid bounds
+/// of both parts. Nodes of at most [`SMALL`] items are split by the exact
+/// sweep of [`sweep_split`] instead. Falls back to a median split when all
+/// centroids coincide.
+fn split<T: Scalar>(items: &mut [Item<T>], bounds: &Bounds<T>) -> (usize, Bounds<T>, Bounds<T>) {
     let n = items.len();
+    let halves =
+        |items: &[Item<T>], m: usize| (m, Bounds::of(&items[..m]), Bounds::of(&items[m..]));
     if n == 2 {
-        // Every split of two items gives the same tree.
-        return 1;
+        // Every split of two items gives the same tree (the bounds of single
+        // items are not used).
+        return (1, Bounds::EMPTY, Bounds::EMPTY);
     }
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for it in items.iter() {
-        for k in 0..3 {
-            lo[k] = lo[k].min(it.centroid[k]);
-            hi[k] = hi[k].max(it.centroid[k]);
-        }
-    }
+    let (lo, hi) = (&bounds.lo, &bounds.hi);
     // Bin along the axis of largest centroid extent only (Wald 2007): a third
     // of the work of binning all three axes, at a small cost in quality.
+    let ext = |k: usize| hi[k].to_f64() - lo[k].to_f64();
     let axis = (0..3)
         .max_by(|&a, &b| {
-            (hi[a] - lo[a])
-                .partial_cmp(&(hi[b] - lo[b]))
+            ext(a)
+                .partial_cmp(&ext(b))
                 .unwrap_or(core::cmp::Ordering::Equal)
                 .then(b.cmp(&a))
         })
         .expect("three axes");
-    let extent = hi[axis] - lo[axis];
-    if extent.is_nan() || extent <= 0.0 {
-        // All centroids coincide.
-        return n / 2;
+    let extent = ext(axis);
+    if !extent.is_finite() || extent <= 0.0 {
+        // All centroids coincide (or overflow).
+        return halves(items, n / 2);
+    }
+    if n <= SMALL {
+        let m = sweep_split(items, axis);
+        return halves(items, m);
     }
     // Small nodes get fewer bins: the fixed cost of the sweeps dominates there.
     let nb = BINS.min(n);
+    let lo_a = lo[axis].to_f64();
     let scale = nb as f64 / extent;
     // Empty bins hold the inverted infinite box, which `union` absorbs.
     let empty = Aabb {
@@ -173,8 +225,9 @@ fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
     };
     let mut counts = [0u32; BINS];
     let mut boxes = [empty; BINS];
-    for it in items.iter() {
-        let b = bin(it.centroid[axis], lo[axis], scale, nb);
+    for it in items.iter_mut() {
+        let b = bin(it.centroid[axis].to_f64(), lo_a, scale, nb);
+        it.bin = b as u32;
         counts[b] += 1;
         boxes[b] = union(&boxes[b], &it.aabb);
     }
@@ -216,22 +269,57 @@ fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
         Some((_, left_bins)) => {
             let mut i = 0;
             let mut j = n;
-            // In-place partition: bins below `left_bins` go first.
+            let (mut lb, mut rb) = (Bounds::EMPTY, Bounds::EMPTY);
+            // In-place partition: bins below `left_bins` go first. Each item
+            // is classified once, where its side's centroid bounds grow.
             while i < j {
-                if bin(items[i].centroid[axis], lo[axis], scale, nb) < left_bins {
+                if (items[i].bin as usize) < left_bins {
+                    lb.grow(&items[i].centroid);
                     i += 1;
                 } else {
+                    rb.grow(&items[i].centroid);
                     j -= 1;
                     items.swap(i, j);
                 }
             }
-            i
+            (i, lb, rb)
         }
-        None => n / 2,
+        None => halves(items, n / 2),
     }
+}
+
+/// Sorts the items (at most [`SMALL`]) along `axis` by centroid (stable)
+/// and returns the split position of least SAH cost, in `1..len`.
+fn sweep_split<T: Scalar>(items: &mut [Item<T>], axis: usize) -> usize {
+    let n = items.len();
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && items[j].centroid[axis] < items[j - 1].centroid[axis] {
+            items.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    // right[i]: area of the union of items[i..].
+    let mut right = [T::ZERO; SMALL];
+    let mut acc = items[n - 1].aabb;
+    for i in (1..n).rev() {
+        acc = union(&acc, &items[i].aabb);
+        right[i] = surface_area(&acc);
+    }
+    let mut acc = items[0].aabb;
+    let mut best = (T::INFINITY, n / 2);
+    for i in 1..n {
+        let cost = surface_area(&acc) * T::lit(i as f64) + right[i] * T::lit((n - i) as f64);
+        if cost < best.0 {
+            best = (cost, i);
+        }
+        acc = union(&acc, &items[i].aabb);
+    }
+    best.1
 }
 
 #[inline]
 fn bin(c: f64, lo: f64, scale: f64, bins: usize) -> usize {
-    (((c - lo) * scale) as usize).min(bins - 1)
+    // `c >= lo`, so the product is not negative; `i32` converts cheaper than `usize`.
+    (((c - lo) * scale) as i32).min(bins as i32 - 1) as usize
 }

@@ -81,7 +81,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Greedy descent: from the root, go down into the child whose cost
     /// bound is lowest while that beats making the current node the sibling.
     /// Returns the node and its cost.
-    fn greedy_sibling(&self, b: &Aabb<T>, area_leaf: T, start: u32) -> (u32, T) {
+    pub(crate) fn greedy_sibling(&self, b: &Aabb<T>, area_leaf: T, start: u32) -> (u32, T) {
         let mut n = start;
         let mut inherited = T::ZERO;
         loop {
