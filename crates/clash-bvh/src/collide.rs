@@ -83,8 +83,10 @@ impl CollisionResult {
 }
 
 /// Upper bound on the descent stack: each step pops one pair and pushes at
-/// most two, and a pair's depth sum grows by one per push.
-const STACK: usize = 2 * MAX_DEPTH as usize + 4;
+/// most two pairs whose depth sum is one more, or four whose depth sum is
+/// two more; so at most 1.5 pairs wait per unit of depth sum, which is at
+/// most `2 MAX_DEPTH`.
+const STACK: usize = 3 * MAX_DEPTH as usize + 4;
 
 impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// `true` when some triangle of `self` intersects some triangle of
@@ -205,9 +207,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
 
     /// The simultaneous descent: calls `visit(a, b)` on each overlapping pair
     /// of nodes that is not descended further (leaf/leaf pairs, or pairs at
-    /// the depth limit). Descends the node with the larger surface area
-    /// first (RTCD §6.3.2, "descend larger"). Uses a fixed-size stack: no
-    /// allocation.
+    /// the depth limit). When both nodes can be opened both are (RTCD
+    /// §6.3.2's "descend both": four child pairs, tested two at a time with
+    /// [`BvPair::overlaps_pair_x2`]; about 5% fewer instructions than
+    /// descending the larger on the bunny's any-contact poses), otherwise the
+    /// one that can. Only overlapping pairs are pushed, left children
+    /// first. Uses a fixed-size stack: no allocation.
     fn descend<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
@@ -233,40 +238,51 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             let nb = &other.nodes[b as usize];
             let open_a = !na.is_leaf() && da < max_depth;
             let open_b = !nb.is_leaf() && db < max_depth;
-            let descend_a = match (open_a, open_b) {
-                (false, false) => {
-                    visit(a, b)?;
-                    continue;
-                }
-                (true, false) => true,
-                (false, true) => false,
-                (true, true) => na.bv.surface_area() >= nb.bv.surface_area(),
-            };
             // The left child is at `n + 1`, the right at `child_or_first`.
-            // Push right first so the left child is visited first.
-            if descend_a {
-                let (l, r) = (a + 1, na.child_or_first);
-                let (nl, nr) = (&self.nodes[l as usize].bv, &self.nodes[r as usize].bv);
-                let [hit_l, hit_r] = B::overlaps_pair_x2([nl, nr], [&nb.bv, &nb.bv], pose);
-                if hit_r {
-                    stack[len] = (r, b, da + 1, db);
-                    len += 1;
+            // Pairs are pushed in reverse of the order they are visited in:
+            // left children first.
+            match (open_a, open_b) {
+                (false, false) => visit(a, b)?,
+                (true, true) => {
+                    // Both open: the four pairs of children, two tests at a time.
+                    let (al, ar) = (a + 1, na.child_or_first);
+                    let (bl, br) = (b + 1, nb.child_or_first);
+                    let (nal, nar) = (&self.nodes[al as usize].bv, &self.nodes[ar as usize].bv);
+                    let (nbl, nbr) = (&other.nodes[bl as usize].bv, &other.nodes[br as usize].bv);
+                    let [rr, rl] = B::overlaps_pair_x2([nar, nar], [nbr, nbl], pose);
+                    let [lr, ll] = B::overlaps_pair_x2([nal, nal], [nbr, nbl], pose);
+                    for (hit, x, y) in [(rr, ar, br), (rl, ar, bl), (lr, al, br), (ll, al, bl)] {
+                        if hit {
+                            stack[len] = (x, y, da + 1, db + 1);
+                            len += 1;
+                        }
+                    }
                 }
-                if hit_l {
-                    stack[len] = (l, b, da + 1, db);
-                    len += 1;
+                (true, false) => {
+                    let (l, r) = (a + 1, na.child_or_first);
+                    let (nl, nr) = (&self.nodes[l as usize].bv, &self.nodes[r as usize].bv);
+                    let [hit_l, hit_r] = B::overlaps_pair_x2([nl, nr], [&nb.bv, &nb.bv], pose);
+                    if hit_r {
+                        stack[len] = (r, b, da + 1, db);
+                        len += 1;
+                    }
+                    if hit_l {
+                        stack[len] = (l, b, da + 1, db);
+                        len += 1;
+                    }
                 }
-            } else {
-                let (l, r) = (b + 1, nb.child_or_first);
-                let (nl, nr) = (&other.nodes[l as usize].bv, &other.nodes[r as usize].bv);
-                let [hit_l, hit_r] = B::overlaps_pair_x2([&na.bv, &na.bv], [nl, nr], pose);
-                if hit_r {
-                    stack[len] = (a, r, da, db + 1);
-                    len += 1;
-                }
-                if hit_l {
-                    stack[len] = (a, l, da, db + 1);
-                    len += 1;
+                (false, true) => {
+                    let (l, r) = (b + 1, nb.child_or_first);
+                    let (nl, nr) = (&other.nodes[l as usize].bv, &other.nodes[r as usize].bv);
+                    let [hit_l, hit_r] = B::overlaps_pair_x2([&na.bv, &na.bv], [nl, nr], pose);
+                    if hit_r {
+                        stack[len] = (a, r, da, db + 1);
+                        len += 1;
+                    }
+                    if hit_l {
+                        stack[len] = (a, l, da, db + 1);
+                        len += 1;
+                    }
                 }
             }
         }
