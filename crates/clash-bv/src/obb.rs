@@ -130,11 +130,12 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         moments: &[TriangleMoments<T>],
         corners: &crate::IndexedPoints<'_, T>,
     ) -> Result<Self, FitError> {
-        crate::check::check_moments(triangles, moments)?;
-        match crate::obb_fit::pca_axes_of_moments(triangles, moments) {
-            Some(axes) => Ok(Self::from_axes_over(&axes, corners)),
-            None => Self::fit_pca_triangles(triangles),
-        }
+        crate::obb_fit::fit_with_moment_axes(
+            triangles,
+            moments,
+            |axes| Self::from_axes_over(axes, corners),
+            || Self::fit_pca_triangles(triangles),
+        )
     }
 
     /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.

@@ -69,6 +69,23 @@ pub(crate) fn pca_axes_of_moments<T: Scalar>(
     covariance_of_moments(moments).map(|c| principal_axes(&c.matrix))
 }
 
+/// The moment fits of OBBs and RSSs: checks that `moments` matches
+/// `triangles`, then fits `along` the principal axes summed from the
+/// moments, or takes `fallback` (the checked fit over the triangles) on
+/// degenerate or non-finite input.
+pub(crate) fn fit_with_moment_axes<T: Scalar, V>(
+    triangles: &[Triangle<T>],
+    moments: &[TriangleMoments<T>],
+    along: impl FnOnce(&Matrix3<T>) -> V,
+    fallback: impl FnOnce() -> Result<V, FitError>,
+) -> Result<V, FitError> {
+    crate::check::check_moments(triangles, moments)?;
+    match pca_axes_of_moments(triangles, moments) {
+        Some(axes) => Ok(along(&axes)),
+        None => fallback(),
+    }
+}
+
 /// A unit vector orthogonal to the unit vector `v`.
 pub(crate) fn any_orthogonal<T: Scalar>(v: &clash_math::Vector3<T>) -> clash_math::Vector3<T> {
     let a = if v.x.abs() < T::lit(0.57) {
@@ -144,10 +161,11 @@ impl<T: Scalar> Obb<T> {
         triangles: &[Triangle<T>],
         moments: &[TriangleMoments<T>],
     ) -> Result<Self, FitError> {
-        crate::check::check_moments(triangles, moments)?;
-        match pca_axes_of_moments(triangles, moments) {
-            Some(axes) => Ok(Self::from_axes_over(&axes, triangles)),
-            None => Self::fit_pca_triangles(triangles),
-        }
+        fit_with_moment_axes(
+            triangles,
+            moments,
+            |axes| Self::from_axes_over(axes, triangles),
+            || Self::fit_pca_triangles(triangles),
+        )
     }
 }

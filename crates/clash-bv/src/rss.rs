@@ -90,11 +90,12 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         moments: &[TriangleMoments<T>],
         corners: &crate::IndexedPoints<'_, T>,
     ) -> Result<Self, FitError> {
-        crate::check::check_moments(triangles, moments)?;
-        match crate::obb_fit::pca_axes_of_moments(triangles, moments) {
-            Some(axes) => Ok(Self::fit_along(&axes, corners)),
-            None => Self::fit_pca_triangles(triangles),
-        }
+        crate::obb_fit::fit_with_moment_axes(
+            triangles,
+            moments,
+            |axes| Self::fit_along(axes, corners),
+            || Self::fit_pca_triangles(triangles),
+        )
     }
 
     /// A rectangle over the principal axes of both rectangles' corners, its

@@ -107,10 +107,11 @@ impl<T: Scalar> Rss<T> {
         triangles: &[Triangle<T>],
         moments: &[TriangleMoments<T>],
     ) -> Result<Self, FitError> {
-        crate::check::check_moments(triangles, moments)?;
-        match crate::obb_fit::pca_axes_of_moments(triangles, moments) {
-            Some(axes) => Ok(Self::fit_along(&axes, triangles)),
-            None => Self::fit_pca_triangles(triangles),
-        }
+        crate::obb_fit::fit_with_moment_axes(
+            triangles,
+            moments,
+            |axes| Self::fit_along(axes, triangles),
+            || Self::fit_pca_triangles(triangles),
+        )
     }
 }
