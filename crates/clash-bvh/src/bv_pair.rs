@@ -26,6 +26,16 @@ pub trait BvPair<T: Scalar, Other>: BoundingVolume<T> {
             a[1].overlaps_pair(b[1], pose),
         ]
     }
+
+    /// The four cross tests of two volumes against two: `[i][j]` is
+    /// `a[i].overlaps_pair(b[j], pose)`. Descents that open both nodes of a
+    /// pair test their children this way; OBB pairs place `b`'s two boxes
+    /// once for both rows ([`Obb::overlaps_relative_2x2`]), other types make
+    /// two [`overlaps_pair_x2`](Self::overlaps_pair_x2) calls.
+    #[inline]
+    fn overlaps_pair_2x2(a: [&Self; 2], b: [&Other; 2], pose: &RelativePose<T>) -> [[bool; 2]; 2] {
+        a.map(|ai| Self::overlaps_pair_x2([ai, ai], b, pose))
+    }
 }
 
 impl<T: Scalar> BvPair<T, Obb<T>> for Obb<T> {
@@ -36,6 +46,10 @@ impl<T: Scalar> BvPair<T, Obb<T>> for Obb<T> {
     #[inline]
     fn overlaps_pair_x2(a: [&Self; 2], b: [&Obb<T>; 2], pose: &RelativePose<T>) -> [bool; 2] {
         Obb::overlaps_relative_x2(a, b, pose)
+    }
+    #[inline]
+    fn overlaps_pair_2x2(a: [&Self; 2], b: [&Obb<T>; 2], pose: &RelativePose<T>) -> [[bool; 2]; 2] {
+        Obb::overlaps_relative_2x2(a, b, pose)
     }
 }
 

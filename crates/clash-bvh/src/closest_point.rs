@@ -2,6 +2,7 @@
 //! meshes by angle-weighted pseudo-normals (Bærentzen and Aanæs, "Signed
 //! distance computation using the angle weighted pseudonormal", 2005).
 
+use crate::fixed_stack::FixedStack;
 use crate::{BvQuery, Bvh, MAX_DEPTH};
 use clash_math::{Point3, Scalar, Vector3};
 use clash_narrow::closest::point_triangle;
@@ -104,12 +105,11 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             T::INFINITY
         };
         let mut best: Option<MeshPoint<T>> = None;
-        let mut stack = [(0u32, T::ZERO); STACK];
-        stack[0] = (0, self.nodes[0].bv.point_distance_squared_lower_bound(p));
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (i, lb) = stack[len];
+        let mut stack = FixedStack::<_, STACK>::with((
+            0u32,
+            self.nodes[0].bv.point_distance_squared_lower_bound(p),
+        ));
+        while let Some((i, lb)) = stack.pop() {
             if lb > best_d2 {
                 continue;
             }
@@ -144,9 +144,8 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                     } else {
                         ((r, dr), (l, dl))
                     };
-                    stack[len] = far;
-                    stack[len + 1] = near;
-                    len += 2;
+                    stack.push(far);
+                    stack.push(near);
                 }
             }
         }

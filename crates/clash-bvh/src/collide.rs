@@ -1,6 +1,7 @@
 //! Mesh/mesh collision by simultaneous descent of two trees (RTCD §6.3.3,
 //! Eberly §7), ending in the exact triangle/triangle test of clash-narrow.
 
+use crate::fixed_stack::FixedStack;
 use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::Scalar;
@@ -229,11 +230,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         if !self.nodes[0].bv.overlaps_pair(&other.nodes[0].bv, pose) {
             return ControlFlow::Continue(());
         }
-        let mut stack = [(0u32, 0u32, 0u32, 0u32); STACK];
-        let mut len = 1usize;
-        while len > 0 {
-            len -= 1;
-            let (a, b, da, db) = stack[len];
+        let mut stack = FixedStack::<_, STACK>::with((0u32, 0u32, 0u32, 0u32));
+        while let Some((a, b, da, db)) = stack.pop() {
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];
             let open_a = !na.is_leaf() && da < max_depth;
@@ -244,17 +242,15 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             match (open_a, open_b) {
                 (false, false) => visit(a, b)?,
                 (true, true) => {
-                    // Both open: the four pairs of children, two tests at a time.
+                    // Both open: the four pairs of children (B's two placed once).
                     let (al, ar) = (a + 1, na.child_or_first);
                     let (bl, br) = (b + 1, nb.child_or_first);
                     let (nal, nar) = (&self.nodes[al as usize].bv, &self.nodes[ar as usize].bv);
                     let (nbl, nbr) = (&other.nodes[bl as usize].bv, &other.nodes[br as usize].bv);
-                    let [rr, rl] = B::overlaps_pair_x2([nar, nar], [nbr, nbl], pose);
-                    let [lr, ll] = B::overlaps_pair_x2([nal, nal], [nbr, nbl], pose);
+                    let [[ll, lr], [rl, rr]] = B::overlaps_pair_2x2([nal, nar], [nbl, nbr], pose);
                     for (hit, x, y) in [(rr, ar, br), (rl, ar, bl), (lr, al, br), (ll, al, bl)] {
                         if hit {
-                            stack[len] = (x, y, da + 1, db + 1);
-                            len += 1;
+                            stack.push((x, y, da + 1, db + 1));
                         }
                     }
                 }
@@ -263,12 +259,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     let (nl, nr) = (&self.nodes[l as usize].bv, &self.nodes[r as usize].bv);
                     let [hit_l, hit_r] = B::overlaps_pair_x2([nl, nr], [&nb.bv, &nb.bv], pose);
                     if hit_r {
-                        stack[len] = (r, b, da + 1, db);
-                        len += 1;
+                        stack.push((r, b, da + 1, db));
                     }
                     if hit_l {
-                        stack[len] = (l, b, da + 1, db);
-                        len += 1;
+                        stack.push((l, b, da + 1, db));
                     }
                 }
                 (false, true) => {
@@ -276,12 +270,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     let (nl, nr) = (&other.nodes[l as usize].bv, &other.nodes[r as usize].bv);
                     let [hit_l, hit_r] = B::overlaps_pair_x2([&na.bv, &na.bv], [nl, nr], pose);
                     if hit_r {
-                        stack[len] = (a, r, da, db + 1);
-                        len += 1;
+                        stack.push((a, r, da, db + 1));
                     }
                     if hit_l {
-                        stack[len] = (a, l, da, db + 1);
-                        len += 1;
+                        stack.push((a, l, da, db + 1));
                     }
                 }
             }

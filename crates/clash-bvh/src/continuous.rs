@@ -3,6 +3,7 @@
 //! the motion is sampled, and each step is a constant-velocity problem
 //! solved by the separating-axis tests of clash-narrow).
 
+use crate::fixed_stack::FixedStack;
 use crate::{Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, Obb};
 use clash_math::{Isometry3, Point3, Scalar, Translation3, Triangle, UnitQuaternion, Vector3};
@@ -174,11 +175,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         s: &Step<T>,
     ) -> Option<TimeOfContact<T>> {
         let mut best: Option<TimeOfContact<T>> = None;
-        let mut stack = [(0u32, 0u32); STACK];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let (a, b) = stack[len];
+        let mut stack = FixedStack::<_, STACK>::with((0u32, 0u32));
+        while let Some((a, b)) = stack.pop() {
             let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
             let (sa, sb) = (
                 swept(&na.bv.bounding_obb(), &s.a0, &s.a1),
@@ -217,13 +215,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     let descend_a = leaf_b.is_some()
                         || (leaf_a.is_none() && na.bv.surface_area() >= nb.bv.surface_area());
                     if descend_a {
-                        stack[len] = (na.child_or_first, b);
-                        stack[len + 1] = (a + 1, b);
+                        stack.push((na.child_or_first, b));
+                        stack.push((a + 1, b));
                     } else {
-                        stack[len] = (a, nb.child_or_first);
-                        stack[len + 1] = (a, b + 1);
+                        stack.push((a, nb.child_or_first));
+                        stack.push((a, b + 1));
                     }
-                    len += 2;
                 }
             }
         }

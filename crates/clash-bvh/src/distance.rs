@@ -16,6 +16,7 @@
 //! which skips most of the closest-point computations.
 
 use crate::fixed_heap::FixedHeap;
+use crate::fixed_stack::FixedStack;
 use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::{Isometry3, Point3, Scalar};
@@ -320,11 +321,8 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
 
     /// Depth-first descent below `start`, nearer child first.
     fn depth_first(&mut self, start: Pending<T>) -> ControlFlow<()> {
-        let mut stack = [start; STACK];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let p = stack[len];
+        let mut stack = FixedStack::<_, STACK>::with(start);
+        while let Some(p) = stack.pop() {
             if self.skip(p.a, p.b, p.lb) {
                 continue;
             }
@@ -334,9 +332,8 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
                 continue;
             }
             let [near, far] = self.children(p.a, p.b);
-            stack[len] = far;
-            stack[len + 1] = near;
-            len += 2;
+            stack.push(far);
+            stack.push(near);
         }
         ControlFlow::Continue(())
     }

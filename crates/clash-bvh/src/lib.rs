@@ -53,6 +53,7 @@ mod continuous;
 mod distance;
 mod error;
 mod fixed_heap;
+mod fixed_stack;
 pub mod io;
 mod mesh;
 mod node;

@@ -1,5 +1,6 @@
 //! Self-collision of one mesh: intersecting pairs of non-adjacent triangles.
 
+use crate::fixed_stack::FixedStack;
 use crate::{Bvh, MAX_DEPTH, TrianglePair};
 use clash_bv::BoundingVolume;
 use clash_math::Scalar;
@@ -41,11 +42,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             ControlFlow::Continue(())
         };
         // (a, b): a == b means "pairs within node a".
-        let mut stack = [(0u32, 0u32); STACK];
-        let mut len = 1usize;
-        while len > 0 {
-            len -= 1;
-            let (a, b) = stack[len];
+        let mut stack = FixedStack::<_, STACK>::with((0u32, 0u32));
+        while let Some((a, b)) = stack.pop() {
             let na = &self.nodes[a as usize];
             if a == b {
                 match na.triangle_range() {
@@ -58,10 +56,9 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     }
                     None => {
                         let (l, r) = (a + 1, na.child_or_first);
-                        stack[len] = (l, r);
-                        stack[len + 1] = (r, r);
-                        stack[len + 2] = (l, l);
-                        len += 3;
+                        stack.push((l, r));
+                        stack.push((r, r));
+                        stack.push((l, l));
                     }
                 }
                 continue;
@@ -79,19 +76,17 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     }
                 }
                 (Some(_), None) => {
-                    stack[len] = (a, nb.child_or_first);
-                    stack[len + 1] = (a, b + 1);
-                    len += 2;
+                    stack.push((a, nb.child_or_first));
+                    stack.push((a, b + 1));
                 }
                 (None, leaf_b) => {
                     if leaf_b.is_none() && nb.bv.surface_area() > na.bv.surface_area() {
-                        stack[len] = (a, nb.child_or_first);
-                        stack[len + 1] = (a, b + 1);
+                        stack.push((a, nb.child_or_first));
+                        stack.push((a, b + 1));
                     } else {
-                        stack[len] = (na.child_or_first, b);
-                        stack[len + 1] = (a + 1, b);
+                        stack.push((na.child_or_first, b));
+                        stack.push((a + 1, b));
                     }
-                    len += 2;
                 }
             }
         }
