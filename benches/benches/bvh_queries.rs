@@ -1,7 +1,8 @@
 //! Queries on built trees against the peers, same data in one run:
 //! - closest-hit rays on a large mesh (issue goal: 1M rays on a 1M-triangle
 //!   mesh; `CLASH_BENCH_TRIS` and `CLASH_BENCH_RAYS` scale it) vs obvhs
-//!   (`Bvh2::ray_traverse` with its Möller–Trumbore triangle test) and
+//!   (`Bvh2::ray_traverse`, and its compressed wide `CwBvh::ray_traverse`,
+//!   its fastest traversal, both with its Möller–Trumbore triangle test) and
 //!   parry3d (`TriMesh::cast_local_ray`), with hit counts compared;
 //! - closest point for 100k points on a ~100k-triangle mesh vs parry3d
 //!   `project_local_point`;
@@ -77,6 +78,18 @@ fn rays(c: &mut Criterion) {
         obvhs::BvhBuildParams::medium_build(),
         &mut Default::default(),
     );
+    // obvhs's compressed wide BVH (its fastest traversal), with the
+    // triangles reordered to the leaf order as its examples do.
+    let cw = obvhs::cwbvh::builder::build_cwbvh_from_tris(
+        &ob_tris,
+        obvhs::BvhBuildParams::medium_build(),
+        &mut Default::default(),
+    );
+    let cw_tris: Vec<obvhs::triangle::Triangle> = cw
+        .primitive_indices
+        .iter()
+        .map(|&i| ob_tris[i as usize])
+        .collect();
     let pm = {
         let v = mesh
             .vertices()
@@ -106,6 +119,18 @@ fn rays(c: &mut Criterion) {
             })
             .count()
     };
+    let count_cwbvh = || {
+        rays.iter()
+            .filter(|r| {
+                let ray = obvhs::ray::Ray::new_inf(
+                    v3(&r.origin),
+                    glam034::Vec3A::new(r.dir.x, r.dir.y, r.dir.z),
+                );
+                let mut hit = obvhs::ray::RayHit::none();
+                cw.ray_traverse(ray, &mut hit, |ray, id| cw_tris[id].intersect(ray))
+            })
+            .count()
+    };
     use parry3d::query::RayCast;
     let count_parry = |n: usize| {
         rays[..n]
@@ -121,9 +146,10 @@ fn rays(c: &mut Criterion) {
     };
     let n_parry = n_rays.min(100_000);
     println!(
-        "== closest-hit rays: hits clash {} / obvhs {} of {n_rays}; on the first {n_parry}: clash {}, parry3d {}",
+        "== closest-hit rays: hits clash {} / obvhs Bvh2 {} / obvhs CwBvh {} of {n_rays}; on the first {n_parry}: clash {}, parry3d {}",
         count_ours(),
         count_obvhs(),
+        count_cwbvh(),
         rays[..n_parry]
             .iter()
             .filter(|r| ours.cast_ray(r, &q).is_some())
@@ -138,6 +164,9 @@ fn rays(c: &mut Criterion) {
     });
     g.bench_function(BenchmarkId::new("obvhs_bvh2_medium", 1), |b| {
         b.iter(|| pool.install(|| black_box(count_obvhs())))
+    });
+    g.bench_function(BenchmarkId::new("obvhs_cwbvh_medium", 1), |b| {
+        b.iter(|| pool.install(|| black_box(count_cwbvh())))
     });
     g.throughput(Throughput::Elements(n_parry as u64));
     g.bench_function(BenchmarkId::new("parry3d_trimesh", 1), |b| {
