@@ -20,7 +20,8 @@
 //! assert!(pts.iter().all(|p| b.contains_point(p)));
 //! ```
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+// `unsafe` only in `obb_obb::avx` (AVX intrinsics behind run-time detection).
+#![deny(unsafe_code)]
 
 mod aabb;
 mod bounding_volume;

@@ -326,6 +326,33 @@ fn relative_to_placed<T: Scalar, L: Lanes<T>>(
     (r, t)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx;
+
+/// The four-lane AVX form of [`Obb::overlaps_relative_2x2`] when the boxes
+/// are `f64` and the CPU has AVX; `None` otherwise.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx_2x2<T: Scalar>(
+    a: [&Obb<T>; 2],
+    b: [&Obb<T>; 2],
+    pose: &RelativePose<T>,
+) -> Option<[[bool; 2]; 2]> {
+    use core::any::Any;
+    fn f64_box<T: Scalar>(o: &Obb<T>) -> Option<&Obb<f64>> {
+        (o as &dyn Any).downcast_ref()
+    }
+    let (a0, a1, b0, b1) = (f64_box(a[0])?, f64_box(a[1])?, f64_box(b[0])?, f64_box(b[1])?);
+    let pose = (pose as &dyn Any).downcast_ref::<RelativePose<f64>>()?;
+    if !std::is_x86_feature_detected!("avx") {
+        return None;
+    }
+    // SAFETY: AVX was detected just above, which is `overlaps_2x2`'s contract.
+    #[allow(unsafe_code)]
+    Some(unsafe { avx::overlaps_2x2([a0, a1], [b0, b1], pose) })
+}
+
 impl<T: Scalar> Obb<T> {
     /// The relative-frame SAT (RTCD §4.4.1–4.4.2) of two box pairs at once:
     /// lane `k` tests `a[k]` against `b[k]` placed by `pose`, with exactly
@@ -346,13 +373,19 @@ impl<T: Scalar> Obb<T> {
     /// `a[i]` against `b[j]` placed by `pose`, with exactly the arithmetic of
     /// [`overlaps_relative_x2`](Self::overlaps_relative_x2) and so of the
     /// one-pair test, bit for bit. `b`'s two boxes are placed once, in two
-    /// lanes, and each box of `a` is tested against both.
+    /// lanes, and each box of `a` is tested against both; for `f64` on an
+    /// x86_64 CPU with AVX (detected at run time) the four pairs run in
+    /// four lanes at once instead.
     #[inline]
     pub fn overlaps_relative_2x2(
         a: [&Self; 2],
         b: [&Self; 2],
         pose: &RelativePose<T>,
     ) -> [[bool; 2]; 2] {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(four) = avx_2x2(a, b, pose) {
+            return four;
+        }
         let (p, c) = placed_lanes::<T, X2<T>>(Self::axes_x2(b), Self::center_x2(b), pose);
         let hb = Self::half_extents_x2(b);
         a.map(|ai| {
@@ -605,8 +638,13 @@ mod tests {
                 a[1].overlaps_relative(b[1], pose),
             ];
             assert_eq!(lanes, one, "{a:?} {b:?} {pose:?}");
-            // The four cross pairs, with `b` placed once.
+            // The four cross pairs, with `b` placed once (for f64 on a CPU
+            // with AVX: in four lanes, which this asserts is the path taken).
             let four = Obb::overlaps_relative_2x2(a, b, pose);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx") && T::NAME == "f64" {
+                assert_eq!(super::avx_2x2(a, b, pose), Some(four));
+            }
             for (i, row) in four.iter().enumerate() {
                 for (j, &hit) in row.iter().enumerate() {
                     assert_eq!(hit, a[i].overlaps_relative(b[j], pose), "[{i}][{j}]");
