@@ -328,29 +328,36 @@ fn relative_to_placed<T: Scalar, L: Lanes<T>>(
 
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod avx;
+mod quad;
 
-/// The four-lane AVX form of [`Obb::overlaps_relative_2x2`] when the boxes
-/// are `f64` and the CPU has AVX; `None` otherwise.
+/// The four-lane form of [`Obb::overlaps_relative_2x2`]: `f32` boxes in SSE
+/// lanes, `f64` boxes in AVX lanes when the CPU has AVX; `None` otherwise.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn avx_2x2<T: Scalar>(
+fn quad_2x2<T: Scalar>(
     a: [&Obb<T>; 2],
     b: [&Obb<T>; 2],
     pose: &RelativePose<T>,
 ) -> Option<[[bool; 2]; 2]> {
     use core::any::Any;
-    fn f64_box<T: Scalar>(o: &Obb<T>) -> Option<&Obb<f64>> {
+    fn as_box<T: Scalar, U: Scalar>(o: &Obb<T>) -> Option<&Obb<U>> {
         (o as &dyn Any).downcast_ref()
     }
-    let (a0, a1, b0, b1) = (f64_box(a[0])?, f64_box(a[1])?, f64_box(b[0])?, f64_box(b[1])?);
-    let pose = (pose as &dyn Any).downcast_ref::<RelativePose<f64>>()?;
+    fn as_pose<T: Scalar, U: Scalar>(p: &RelativePose<T>) -> Option<&RelativePose<U>> {
+        (p as &dyn Any).downcast_ref()
+    }
+    if let Some(pose) = as_pose::<T, f32>(pose) {
+        let (a0, a1, b0, b1) = (as_box(a[0])?, as_box(a[1])?, as_box(b[0])?, as_box(b[1])?);
+        return Some(quad::overlaps_2x2_f32([a0, a1], [b0, b1], pose));
+    }
+    let pose = as_pose::<T, f64>(pose)?;
+    let (a0, a1, b0, b1) = (as_box(a[0])?, as_box(a[1])?, as_box(b[0])?, as_box(b[1])?);
     if !std::is_x86_feature_detected!("avx") {
         return None;
     }
-    // SAFETY: AVX was detected just above, which is `overlaps_2x2`'s contract.
+    // SAFETY: AVX was detected just above, which is `overlaps_2x2_f64`'s contract.
     #[allow(unsafe_code)]
-    Some(unsafe { avx::overlaps_2x2([a0, a1], [b0, b1], pose) })
+    Some(unsafe { quad::overlaps_2x2_f64([a0, a1], [b0, b1], pose) })
 }
 
 impl<T: Scalar> Obb<T> {
@@ -373,9 +380,9 @@ impl<T: Scalar> Obb<T> {
     /// `a[i]` against `b[j]` placed by `pose`, with exactly the arithmetic of
     /// [`overlaps_relative_x2`](Self::overlaps_relative_x2) and so of the
     /// one-pair test, bit for bit. `b`'s two boxes are placed once, in two
-    /// lanes, and each box of `a` is tested against both; for `f64` on an
-    /// x86_64 CPU with AVX (detected at run time) the four pairs run in
-    /// four lanes at once instead.
+    /// lanes, and each box of `a` is tested against both. On x86_64 the
+    /// four pairs run in four lanes at once instead: `f32` in SSE, `f64`
+    /// in AVX when the CPU has it (detected at run time).
     #[inline]
     pub fn overlaps_relative_2x2(
         a: [&Self; 2],
@@ -383,7 +390,7 @@ impl<T: Scalar> Obb<T> {
         pose: &RelativePose<T>,
     ) -> [[bool; 2]; 2] {
         #[cfg(target_arch = "x86_64")]
-        if let Some(four) = avx_2x2(a, b, pose) {
+        if let Some(four) = quad_2x2(a, b, pose) {
             return four;
         }
         let (p, c) = placed_lanes::<T, X2<T>>(Self::axes_x2(b), Self::center_x2(b), pose);
@@ -638,12 +645,13 @@ mod tests {
                 a[1].overlaps_relative(b[1], pose),
             ];
             assert_eq!(lanes, one, "{a:?} {b:?} {pose:?}");
-            // The four cross pairs, with `b` placed once (for f64 on a CPU
-            // with AVX: in four lanes, which this asserts is the path taken).
+            // The four cross pairs, with `b` placed once (in four lanes for
+            // f32, and for f64 on a CPU with AVX: this asserts that the
+            // four-lane path is the one taken there).
             let four = Obb::overlaps_relative_2x2(a, b, pose);
             #[cfg(target_arch = "x86_64")]
-            if std::is_x86_feature_detected!("avx") && T::NAME == "f64" {
-                assert_eq!(super::avx_2x2(a, b, pose), Some(four));
+            if T::NAME == "f32" || std::is_x86_feature_detected!("avx") {
+                assert_eq!(super::quad_2x2(a, b, pose), Some(four));
             }
             for (i, row) in four.iter().enumerate() {
                 for (j, &hit) in row.iter().enumerate() {
