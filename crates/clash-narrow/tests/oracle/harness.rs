@@ -191,9 +191,27 @@ pub fn check_obb_obb(data: &[u8]) {
     };
     let (a, b) = (mk(&v[0..7]), mk(&v[7..14]));
     let got = a.overlaps(&b);
+    // The tree descents' forms (two pairs in lanes, four pairs two by two,
+    // four-lane SIMD where the target has it) decide each pair as the
+    // one-pair relative test does.
+    let id = clash_bv::RelativePose::from_matrix(clash_math::Matrix3::identity(), Vector3::zeros());
+    let one = |x: &Obb<f64>, y: &Obb<f64>| clash_bv::BoundingVolume::overlaps_relative(x, y, &id);
+    assert_eq!(
+        Obb::overlaps_relative_x2([&a, &b], [&b, &a], &id),
+        [one(&a, &b), one(&b, &a)]
+    );
+    let four = Obb::overlaps_relative_2x2([&a, &b], [&b, &a], &id);
+    assert_eq!(
+        four,
+        [[one(&a, &b), one(&a, &a)], [one(&b, &b), one(&b, &a)]]
+    );
     let shrink = 1.0 - 2f64.powi(-30); // dyadic, about 1e-9
     if obb_corners_overlap(&a, &b, shrink) {
         assert!(got, "overlaps() = false for overlapping boxes {a:?} {b:?}");
+        assert!(
+            four[0][0] && four[1][1],
+            "2x2 test: false for overlapping boxes {a:?} {b:?}"
+        );
     }
 }
 
