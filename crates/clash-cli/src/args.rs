@@ -79,7 +79,7 @@ pub enum Split {
 #[derive(Debug, Clone, Args)]
 pub struct TreeOptions {
     /// Bounding volume type for meshes (a saved tree keeps its own)
-    /// [default: obb].
+    /// [default: rss for `distance`, obb otherwise].
     #[arg(long, value_enum)]
     pub bv: Option<BvKind>,
     /// Scalar type (for meshes; a saved tree keeps its own).
