@@ -816,7 +816,8 @@ impl SahBuilder {
         let n = prims.len();
         if n < PARALLEL_THRESHOLD || self.is_leaf(n, depth) {
             prims.go_home();
-            let mut run = Vec::new();
+            // At most 2n - 1 nodes: no reallocation while the run grows.
+            let mut run = Vec::with_capacity(2 * n);
             self.seq(prims, first, depth, bounds, cents, &mut run);
             return vec![run];
         }
