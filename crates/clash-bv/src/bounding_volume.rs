@@ -80,6 +80,34 @@ pub trait BoundingVolume<T: Scalar>:
         Self::fit_triangles_with_moments(triangles, moments)
     }
 
+    /// `true` when [`Self::fit_triangles_with_moment_sum_over`] uses the
+    /// summed moments and the corners (OBB, RSS): a tree builder prepares
+    /// them only then.
+    const FITS_MOMENT_SUMS: bool = false;
+
+    /// [`Self::fit_triangles_with_moments_over`] given the moments of the
+    /// whole set summed into one (`sum`, the fold of the triangles'
+    /// [`TriangleMoments`] by [`TriangleMoments::union`] in any grouping):
+    /// a tree builder sums each node's moments from its children's
+    /// (Eberly §6.1.3), so a node's axes cost a constant instead of a pass
+    /// over its triangles. OBBs and RSSs take their axes from `sum` (a lone
+    /// triangle: its own frame) and their extents from `corners`, the same
+    /// volume as [`Self::fit_triangles_with_moments_over`] up to rounding
+    /// in the axes, containing every corner exactly; zero or non-finite
+    /// total area takes the checked fit over `triangles`. The default
+    /// ignores `sum` and `corners`.
+    ///
+    /// # Errors
+    /// [`FitError::Empty`] or [`FitError::NonFinite`].
+    fn fit_triangles_with_moment_sum_over(
+        triangles: &[Triangle<T>],
+        sum: &TriangleMoments<T>,
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        let _ = (sum, corners);
+        Self::fit_triangles(triangles)
+    }
+
     /// A volume containing both `self` and `other`.
     fn merge(&self, other: &Self) -> Self;
 

@@ -33,6 +33,7 @@ mod indexed_points;
 mod kdop;
 mod kdop_vertices;
 mod min_area_rect;
+mod moment_sum;
 mod obb;
 mod obb_fit;
 mod obb_obb;

@@ -106,6 +106,22 @@ pub const TIGHT_FIT_SAMPLE: usize = 64;
 impl<T: Scalar> BoundingVolume<T> for Obb<T> {
     const NAME: &'static str = "obb";
 
+    const FITS_MOMENT_SUMS: bool = true;
+
+    /// Axes from the summed moments, extents over `corners`.
+    fn fit_triangles_with_moment_sum_over(
+        triangles: &[Triangle<T>],
+        sum: &TriangleMoments<T>,
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        crate::moment_sum::fit_with_sum_axes(
+            triangles,
+            sum,
+            |axes| Self::from_axes_over(axes, corners),
+            || Self::fit_pca_triangles(triangles),
+        )
+    }
+
     /// PCA of the points ([`Obb::fit_pca_points`]).
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
         Self::fit_pca_points(points)

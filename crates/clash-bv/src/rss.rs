@@ -64,6 +64,22 @@ impl<T: Scalar> Rss<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     const NAME: &'static str = "rss";
+
+    const FITS_MOMENT_SUMS: bool = true;
+
+    /// Axes from the summed moments, extents over `corners`.
+    fn fit_triangles_with_moment_sum_over(
+        triangles: &[Triangle<T>],
+        sum: &TriangleMoments<T>,
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        crate::moment_sum::fit_with_sum_axes(
+            triangles,
+            sum,
+            |axes| Self::fit_along(axes, corners),
+            || Self::fit_pca_triangles(triangles),
+        )
+    }
     const REFINE_DISTANCE_BOUND: bool = false;
 
     /// [`Rss::fit_pca`].

@@ -12,13 +12,11 @@
 //! slices and can be built in parallel with no synchronisation; when leaves
 //! hold more than one triangle, a final pass squeezes out the unused slots,
 //! keeping preorder (with one triangle per leaf every slot is used).
+//!
+//! The binned-SAH split rule has a builder of its own (`crate::sah`).
 
 use crate::Node;
 use crate::partition::{Keyed, Prims};
-use crate::partition::{
-    Lanes, Parted, SahPrims, empty_lanes, fold_chunks, grow_lanes, half_area_lanes, lanes_to_aabb,
-    triangle_lanes,
-};
 use clash_bv::{BoundingVolume, FitError, IndexedPoints};
 use clash_math::{Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -102,12 +100,7 @@ pub struct BuildOptions {
 pub const MAX_DEPTH: u32 = 64;
 
 /// Subtrees with fewer triangles than this are built on the current thread.
-const PARALLEL_THRESHOLD: usize = 2048;
-
-/// SAH nodes with at least this many triangles are binned and partitioned
-/// in chunked parallel passes (the choice depends only on the node's size,
-/// so the tree does not depend on the number of threads).
-const PARALLEL_SPLIT: usize = 1 << 15;
+pub(crate) const PARALLEL_THRESHOLD: usize = 2048;
 
 impl Default for BuildOptions {
     fn default() -> Self {
@@ -215,10 +208,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {
-    let builder = Builder { opts: *opts };
-    if let SplitRule::Sah { bins } = opts.split {
-        return builder.build_sah(triangles, bins as usize);
+    if let SplitRule::Sah { .. } = opts.split {
+        return crate::sah::build_sah(corners, opts);
     }
+    let builder = Builder { opts: *opts };
     let n = triangles.len();
     let mut tris = triangles;
     // Set-up and compaction run on the pool too (order-preserving collects).
@@ -406,185 +399,7 @@ impl Builder {
             SplitRule::Median | SplitRule::Sah { .. } => median(prims, axis),
         }
     }
-
-    // --- binned SAH --------------------------------------------------------
-    //
-    // The SAH builder permutes only the triangles' boxes (in the lane layout
-    // of `partition::Lanes`) and ids; the triangles are gathered into leaf
-    // order at the end. Every node's exact corner bounds come from the
-    // binning that split its parent, so no node is fitted during the build:
-    // AABB trees with the default fit take them as their volumes, other
-    // volumes are fitted afterwards, in parallel, to each node's (final,
-    // contiguous) triangles. Subtrees write runs of nodes in preorder with
-    // run-relative child links; the runs are concatenated at the end.
-
-    fn build_sah<T: Scalar, B: BoundingVolume<T>>(
-        &self,
-        triangles: Vec<Triangle<T>>,
-        bins: usize,
-    ) -> Result<Built<T, B>, FitError> {
-        let n = triangles.len();
-        let mut boxes: Vec<Lanes<T>> = triangles.par_iter().map(triangle_lanes).collect();
-        let mut ids: Vec<u32> = (0..n as u32).into_par_iter().collect();
-        // Zeroed allocations: pages are only touched by the parallel passes.
-        let scratch = n;
-        let mut alt_boxes: Vec<Lanes<T>> = vec![[T::ZERO; 8]; scratch];
-        let mut alt_ids: Vec<u32> = vec![0; scratch];
-        let prims = SahPrims {
-            boxes: &mut boxes,
-            ids: &mut ids,
-            alt_boxes: &mut alt_boxes,
-            alt_ids: &mut alt_ids,
-            swapped: false,
-        };
-        let (bounds, cents) = prims.bounds();
-        let runs = self.sah_task(prims, bins, 0, 0, bounds, cents);
-        drop((boxes, alt_boxes, alt_ids));
-        let tris: Vec<Triangle<T>> = ids.par_iter().map(|&i| triangles[i as usize]).collect();
-        drop(triangles);
-        let mut offsets = Vec::with_capacity(runs.len());
-        let mut total = 0u32;
-        for run in &runs {
-            offsets.push(total);
-            total += run.len() as u32;
-        }
-        let fit = self.opts.fit;
-        // One indexed parallel pass writes the final array: node `g` is
-        // entry `g - offsets[r]` of the run `r` that holds it.
-        let nodes = (0..total)
-            .into_par_iter()
-            .map(|g| {
-                let run = offsets.partition_point(|&o| o <= g) - 1;
-                let (r, offset) = (&runs[run][(g - offsets[run]) as usize], offsets[run]);
-                let from_bounds = match fit {
-                    FitQuality::Default => B::from_triangle_bounds(&lanes_to_aabb(&r.bounds)),
-                    FitQuality::Tight | FitQuality::TightAbove { .. } => None,
-                };
-                let bv = match from_bounds {
-                    Some(bv) => bv,
-                    None => fit.fit(&tris[r.first as usize..(r.first + r.n) as usize])?,
-                };
-                Ok(if r.right == 0 {
-                    Node {
-                        bv,
-                        child_or_first: r.first,
-                        count: r.n,
-                    }
-                } else {
-                    Node {
-                        bv,
-                        child_or_first: offset + r.right,
-                        count: 0,
-                    }
-                })
-            })
-            .collect::<Result<Vec<_>, FitError>>()?;
-        Ok(Built { nodes, tris, ids })
-    }
-
-    /// Builds the subtree over `prims` (exact corner bounds `bounds`, centre
-    /// key bounds `cents`; `first` is the leaf-order position of `prims[0]`),
-    /// forking below nodes of at least [`PARALLEL_THRESHOLD`] triangles.
-    fn sah_task<T: Scalar>(
-        &self,
-        mut prims: SahPrims<'_, T>,
-        bins: usize,
-        first: u32,
-        depth: u32,
-        bounds: Lanes<T>,
-        cents: Lanes<T>,
-    ) -> Runs<T> {
-        let n = prims.len();
-        if n < PARALLEL_THRESHOLD || self.is_leaf(n, depth) {
-            prims.go_home();
-            let mut run = Vec::new();
-            self.sah_seq(prims, bins, first, depth, bounds, cents, &mut run);
-            return vec![run];
-        }
-        let s = sah_split(&mut prims, bins, &cents);
-        let k = s.k;
-        let (lp, rp) = prims.split_at(k);
-        let (l, r) = rayon::join(
-            || self.sah_task(lp, bins, first, depth + 1, s.left, s.left_cents),
-            || {
-                self.sah_task(
-                    rp,
-                    bins,
-                    first + k as u32,
-                    depth + 1,
-                    s.right,
-                    s.right_cents,
-                )
-            },
-        );
-        let left_nodes: usize = l.iter().map(Vec::len).sum();
-        let mut runs = Vec::with_capacity(1 + l.len() + r.len());
-        runs.push(vec![RawNode {
-            bounds,
-            first,
-            n: n as u32,
-            right: 1 + left_nodes as u32,
-        }]);
-        runs.extend(l);
-        runs.extend(r);
-        runs
-    }
-
-    /// [`Self::sah_task`] on the current thread, appending to one run.
-    #[allow(clippy::too_many_arguments)]
-    fn sah_seq<T: Scalar>(
-        &self,
-        mut prims: SahPrims<'_, T>,
-        bins: usize,
-        first: u32,
-        depth: u32,
-        bounds: Lanes<T>,
-        cents: Lanes<T>,
-        run: &mut Vec<RawNode<T>>,
-    ) {
-        let n = prims.len();
-        let me = run.len();
-        run.push(RawNode {
-            bounds,
-            first,
-            n: n as u32,
-            right: 0,
-        });
-        if self.is_leaf(n, depth) {
-            return;
-        }
-        let s = sah_split(&mut prims, bins, &cents);
-        let (lp, rp) = prims.split_at(s.k);
-        self.sah_seq(lp, bins, first, depth + 1, s.left, s.left_cents, run);
-        run[me].right = run.len() as u32;
-        self.sah_seq(
-            rp,
-            bins,
-            first + s.k as u32,
-            depth + 1,
-            s.right,
-            s.right_cents,
-            run,
-        );
-    }
 }
-
-/// A node of the SAH builder before its volume is fitted.
-#[derive(Clone, Copy)]
-struct RawNode<T: Scalar> {
-    /// Exact bounds of the node's triangles' corners.
-    bounds: Lanes<T>,
-    /// Leaf-order position of its first triangle.
-    first: u32,
-    /// Number of triangles below it.
-    n: u32,
-    /// Internal node: the right child's index relative to the start of the
-    /// node's run. 0 for a leaf.
-    right: u32,
-}
-
-/// Runs of nodes in preorder; concatenated, they are the tree.
-type Runs<T> = Vec<Vec<RawNode<T>>>;
 
 /// The longest axis of a volume's bounding OBB (for an AABB: its longest side).
 fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
@@ -598,218 +413,6 @@ fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
         2
     };
     obb.axes.column(i).into_owned()
-}
-
-/// The bin of centre key `x`: `floor((x - origin) * scale)` clamped to
-/// `0..=top` (`top` is the last bin, at most 255), with NaN in bin 0.
-#[inline(always)]
-fn bin_of<T: Scalar>(x: T, origin: T, scale: T, top: f32) -> usize {
-    let f = ((x - origin) * scale).to_f32();
-    let f = if f > 0.0 { f } else { 0.0 };
-    let f = if f < top { f } else { top };
-    // SAFETY: `f` lies in `[0, top]` with `top <= 255` (NaN fails `f > 0`
-    // and became 0), so it is finite and its truncation fits in `u32`, as
-    // `to_int_unchecked` requires. Tested by `tests::bin_of_clamps`.
-    unsafe { f.to_int_unchecked::<u32>() as usize }
-}
-
-/// The binning of a node: per axis and bin, the bounds of the boxes whose
-/// centre key falls in it and their count.
-#[derive(Clone, Copy)]
-struct Bins<T: Scalar, const N: usize> {
-    boxes: [[Lanes<T>; N]; 3],
-    counts: [[u32; N]; 3],
-}
-
-impl<T: Scalar, const N: usize> Bins<T, N> {
-    fn merge(mut self, other: Self) -> Self {
-        for k in 0..3 {
-            for b in 0..N {
-                grow_lanes(&mut self.boxes[k][b], &other.boxes[k][b]);
-                self.counts[k][b] += other.counts[k][b];
-            }
-        }
-        self
-    }
-}
-
-/// Where a node's centre keys go: bin origin and scale per axis.
-struct Grid<T: Scalar> {
-    origin: [T; 3],
-    scale: [T; 3],
-    live: [bool; 3],
-    bins: usize,
-    /// The last bin, `bins - 1`.
-    top: f32,
-}
-
-impl<T: Scalar> Grid<T> {
-    /// The grid over centre key bounds `cents`.
-    fn new(cents: &Lanes<T>, bins: usize) -> Self {
-        let origin = [-cents[0], -cents[1], -cents[2]];
-        let extent: [T; 3] = core::array::from_fn(|k| cents[4 + k] - origin[k]);
-        let live: [bool; 3] = core::array::from_fn(|k| extent[k] > T::ZERO && extent[k].finite());
-        let scale = core::array::from_fn(|k| {
-            if live[k] {
-                T::lit(bins as f64) / extent[k]
-            } else {
-                T::ZERO
-            }
-        });
-        Self {
-            origin,
-            scale,
-            live,
-            bins,
-            top: (bins - 1) as f32,
-        }
-    }
-
-    /// Bins `boxes` on all three axes in one pass.
-    fn fill<const N: usize>(&self, boxes: &[Lanes<T>]) -> Bins<T, N> {
-        let mut out = Bins {
-            boxes: [[empty_lanes(); N]; 3],
-            counts: [[0; N]; 3],
-        };
-        for b in boxes {
-            // All three bins first, then the updates: the box stays in
-            // registers as two (f32) or four (f64) vectors.
-            let b = *b;
-            let at: [usize; 3] = core::array::from_fn(|k| {
-                bin_of(b[4 + k] - b[k], self.origin[k], self.scale[k], self.top)
-            });
-            for (k, &bin) in at.iter().enumerate() {
-                grow_lanes(&mut out.boxes[k][bin], &b);
-                out.counts[k][bin] += 1;
-            }
-        }
-        out
-    }
-}
-
-/// A node's split: the left part's size and both parts' exact corner
-/// bounds and centre key bounds.
-struct Split<T: Scalar> {
-    k: usize,
-    left: Lanes<T>,
-    right: Lanes<T>,
-    left_cents: Lanes<T>,
-    right_cents: Lanes<T>,
-}
-
-/// Chooses the binned-SAH plane for `prims` (centre key bounds `cents`)
-/// and partitions them by it. When all centre keys coincide, splits the
-/// current order in half.
-fn sah_split<T: Scalar>(prims: &mut SahPrims<'_, T>, bins: usize, cents: &Lanes<T>) -> Split<T> {
-    let grid = Grid::new(cents, bins);
-    let plane = if bins <= 16 {
-        best_plane::<T, 16>(prims.boxes, &grid)
-    } else if bins <= 64 {
-        best_plane::<T, 64>(prims.boxes, &grid)
-    } else {
-        best_plane::<T, 256>(prims.boxes, &grid)
-    };
-    let n = prims.len();
-    let Some((axis, last_left, left, right)) = plane else {
-        let k = n / 2;
-        let part = |bs: &[Lanes<T>]| {
-            bs.iter()
-                .fold((empty_lanes(), empty_lanes()), |(mut b, mut c), x| {
-                    grow_lanes(&mut b, x);
-                    grow_lanes(&mut c, &crate::partition::centre_lanes(x));
-                    (b, c)
-                })
-        };
-        let ((left, left_cents), (right, right_cents)) =
-            (part(&prims.boxes[..k]), part(&prims.boxes[k..]));
-        return Split {
-            k,
-            left,
-            right,
-            left_cents,
-            right_cents,
-        };
-    };
-    let (origin, scale, top) = (grid.origin[axis], grid.scale[axis], grid.top);
-    // The very binning that chose the plane sends each box left or right,
-    // so the bins' bounds are exactly the parts' bounds and neither is empty.
-    let goes_left =
-        move |b: &Lanes<T>| bin_of(b[4 + axis] - b[axis], origin, scale, top) <= last_left;
-    let (k, left_cents, right_cents): Parted<T> = if n >= PARALLEL_SPLIT {
-        prims.partition_stable(goes_left)
-    } else {
-        prims.partition_in_place(goes_left)
-    };
-    debug_assert!(0 < k && k < n);
-    Split {
-        k,
-        left,
-        right,
-        left_cents,
-        right_cents,
-    }
-}
-
-/// Binned SAH over `grid.bins <= N` bins per axis: the plane (axis, last
-/// bin on the left) with the lowest cost, left area times left count plus
-/// right area times right count, with both parts' bounds; `None` when no axis is live. `N`
-/// only sizes the stack arrays, so that small bin counts do not initialise
-/// 256 bins per node.
-fn best_plane<T: Scalar, const N: usize>(
-    boxes: &[Lanes<T>],
-    grid: &Grid<T>,
-) -> Option<(usize, usize, Lanes<T>, Lanes<T>)> {
-    if !grid.live.iter().any(|&l| l) {
-        return None;
-    }
-    let n = boxes.len();
-    let binned: Bins<T, N> = if n >= PARALLEL_SPLIT {
-        fold_chunks(n, |r| grid.fill::<N>(&boxes[r]), Bins::merge)
-    } else {
-        grid.fill::<N>(boxes)
-    };
-    let bins = grid.bins;
-    let mut best: Option<(T, usize, usize)> = None;
-    let mut right_area = [T::ZERO; N];
-    for axis in (0..3).filter(|&k| grid.live[k]) {
-        let (bs, counts) = (&binned.boxes[axis], &binned.counts[axis]);
-        // sweep from the right: area of bins [i, bins)
-        let mut acc = empty_lanes();
-        for i in (1..bins).rev() {
-            grow_lanes(&mut acc, &bs[i]);
-            right_area[i] = half_area_lanes(&acc);
-        }
-        let mut acc = empty_lanes();
-        let mut nl = 0usize;
-        for i in 0..bins - 1 {
-            grow_lanes(&mut acc, &bs[i]);
-            nl += counts[i] as usize;
-            let nr = n - nl;
-            if nl == 0 || nr == 0 {
-                continue;
-            }
-            let cost =
-                half_area_lanes(&acc) * T::lit(nl as f64) + right_area[i + 1] * T::lit(nr as f64);
-            if best.is_none_or(|(c, _, _)| cost < c) {
-                best = Some((cost, axis, i));
-            }
-        }
-    }
-    let (_, axis, last_left) = best?;
-    let union = |range: core::ops::Range<usize>| {
-        binned.boxes[axis][range]
-            .iter()
-            .fold(empty_lanes(), |mut acc, b| {
-                grow_lanes(&mut acc, b);
-                acc
-            })
-    };
-    Some((
-        axis,
-        last_left,
-        union(0..last_left + 1),
-        union(last_left + 1..bins),
-    ))
 }
 
 /// `Node::count` of a slot the median/mean builder left unused.
@@ -837,36 +440,4 @@ fn compact<B: Clone + Send + Sync>(slots: Vec<Node<B>>) -> Vec<Node<B>> {
             node
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bin_of_clamps() {
-        let top = 15.0;
-        for (x, want) in [
-            (f32::NAN, 0),
-            (f32::NEG_INFINITY, 0),
-            (-3.5, 0),
-            (-0.0, 0),
-            (0.0, 0),
-            (0.999, 0),
-            (1.0, 1),
-            (7.9, 7),
-            (15.0, 15),
-            (15.99, 15),
-            (16.0, 15),
-            (3e9, 15),
-            (f32::INFINITY, 15),
-        ] {
-            assert_eq!(bin_of(x, 0.0, 1.0, top), want, "{x}");
-            assert_eq!(bin_of(f64::from(x), 0.0, 1.0, top), want, "{x}");
-        }
-        assert_eq!(bin_of(5.0f64, 1.0, 0.5, 255.0), 2);
-        assert_eq!(bin_of(1e300f64, 0.0, 1.0, 255.0), 255);
-        assert_eq!(bin_of(300.5f32, 0.0, 1.0, 255.0), 255);
-        assert_eq!(bin_of(254.5f32, 0.0, 1.0, 255.0), 254);
-    }
 }

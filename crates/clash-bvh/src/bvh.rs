@@ -61,19 +61,25 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`BuildError::InvalidOptions`] for out-of-range options.
     pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
         options.validate()?;
-        // Gathered on the pool: this is a full pass over the mesh.
-        let triangles = {
-            use rayon::prelude::*;
-            (0..mesh.num_triangles())
-                .into_par_iter()
-                .map(|i| mesh.triangle(i))
-                .collect()
-        };
         let corners = build::CornerSource {
             vertices: mesh.vertices(),
             indices: mesh.indices(),
         };
-        let built = build::build::<T, B>(triangles, corners, options)?;
+        let built = if let build::SplitRule::Sah { .. } = options.split {
+            // The SAH builder reads the mesh itself (boxes first, triangles
+            // last, in leaf order).
+            crate::sah::build_sah::<T, B>(corners, options)?
+        } else {
+            // Gathered on the pool: this is a full pass over the mesh.
+            let triangles = {
+                use rayon::prelude::*;
+                (0..mesh.num_triangles())
+                    .into_par_iter()
+                    .map(|i| mesh.triangle(i))
+                    .collect()
+            };
+            build::build::<T, B>(triangles, corners, options)?
+        };
         Ok(Self {
             mesh,
             nodes: built.nodes,

@@ -59,6 +59,7 @@ mod mesh;
 mod node;
 mod partition;
 mod ray;
+mod sah;
 mod self_collide;
 mod shape_query;
 mod validate;
