@@ -85,9 +85,10 @@ pub struct TreeOptions {
     /// Scalar type (for meshes; a saved tree keeps its own).
     #[arg(long, value_enum, default_value_t = Precision::F64)]
     pub precision: Precision,
-    /// Split rule.
-    #[arg(long, value_enum, default_value_t = Split::Median)]
-    pub split: Split,
+    /// Split rule [default: sah for `distance` (its RSS trees prune best
+    /// that way), median otherwise].
+    #[arg(long, value_enum)]
+    pub split: Option<Split>,
     /// Most triangles per leaf (1 to 255).
     #[arg(long, default_value_t = 1)]
     pub leaf_size: u32,

@@ -85,7 +85,7 @@ pub fn build_options(options: &TreeOptions) -> CliResult<BuildOptions> {
         )));
     }
     let mut o = BuildOptions::default()
-        .with_split(match options.split {
+        .with_split(match options.split.unwrap_or(Split::Median) {
             Split::Sah => SplitRule::Sah { bins: 16 },
             Split::Median => SplitRule::Median,
             Split::Mean => SplitRule::Mean,

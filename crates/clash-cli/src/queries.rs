@@ -1,7 +1,7 @@
 //! `clash build`, `info`, `collide`, `distance` and `raycast`.
 
 use crate::args::{
-    BuildArgs, BvKind, CollideArgs, DistanceArgs, InfoArgs, RaycastArgs, TreeOptions,
+    BuildArgs, BvKind, CollideArgs, DistanceArgs, InfoArgs, RaycastArgs, Split, TreeOptions,
 };
 use crate::error::{CliError, CliResult};
 use crate::input::{self, Loaded};
@@ -236,15 +236,20 @@ pub fn distance(args: &DistanceArgs) -> CliResult<()> {
     // RSS trees (PQP's choice for distance): on the 56k bunny 1.7x faster
     // than OBB trees when the meshes are far apart and as fast when they
     // nearly touch (gaps 1e-4 to 1e-2 of the size; 2026-11-24).
-    let kind = input::common_kind(&args.a, &args.b, &args.tree, BvKind::Rss)?;
-    with_tree_kind!(kind, distance_as(args))
+    // Binned-SAH splits: 15% to 64% fewer instructions per distance query
+    // than median splits on the shipped meshes (2026-11-24).
+    let mut tree = args.tree.clone();
+    tree.split.get_or_insert(Split::Sah);
+    let kind = input::common_kind(&args.a, &args.b, &tree, BvKind::Rss)?;
+    with_tree_kind!(kind, distance_as(args, &tree))
 }
 
 fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     args: &DistanceArgs,
+    tree: &TreeOptions,
 ) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
-    let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
+    let (a, b) = load_pair::<T, B>(&args.a, &args.b, tree, args.threads)?;
     let (results, elapsed) = timed_batch(&poses, args.threads, "distance", |pose| {
         a.distance(&b, pose)
     })?;

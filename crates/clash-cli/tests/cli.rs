@@ -260,10 +260,12 @@ fn collide_and_distance_match_the_library() {
         .success();
     let lines = json_lines(&run.get_output().stdout);
     assert_eq!(lines.len(), poses.len());
-    // `--bv rss` builds RSS trees for mesh inputs (the tree saved above is an OBB tree).
+    // `--bv rss` builds RSS trees for mesh inputs (the tree saved above is an OBB tree),
+    // split by SAH unless `--split` says otherwise.
+    let sah = BuildOptions::default().with_split(SplitRule::Sah { bins: 16 });
     let rss = (
-        Bvh::<f64, Rss<f64>>::build(load_mesh(&a_mesh).unwrap(), &BuildOptions::default()).unwrap(),
-        Bvh::<f64, Rss<f64>>::build(load_mesh(&b_mesh).unwrap(), &BuildOptions::default()).unwrap(),
+        Bvh::<f64, Rss<f64>>::build(load_mesh(&a_mesh).unwrap(), &sah).unwrap(),
+        Bvh::<f64, Rss<f64>>::build(load_mesh(&b_mesh).unwrap(), &sah).unwrap(),
     );
     let run_rss = clash()
         .arg("distance")
@@ -281,8 +283,10 @@ fn collide_and_distance_match_the_library() {
         assert_eq!(line["distance"].as_f64().unwrap(), expected.distance);
         assert_eq!(line["triangle_a"], expected.triangles[0]);
     }
+    // The saved OBB tree keeps its own split; `distance` builds the mesh input B by SAH.
+    let b_sah: Bvh<f64, Obb<f64>> = Bvh::build(load_mesh(&b_mesh).unwrap(), &sah).unwrap();
     for (i, (line, pose)) in lines.iter().zip(&poses).enumerate() {
-        let expected = a.distance(&b, pose);
+        let expected = a.distance(&b_sah, pose);
         assert_eq!(
             line["distance"].as_f64().unwrap(),
             expected.distance,
