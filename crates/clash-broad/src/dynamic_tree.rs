@@ -107,8 +107,10 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     prediction: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
     pub(crate) search: Vec<(T, u32, T, T)>,
+    /// The compact copy of the tree that the pair search traverses.
+    pub(crate) pair_tree: crate::pair_tree::PairTree,
     /// Scratch of the pair traversal: its tasks and where they start.
-    pub(crate) pair_tasks: Vec<crate::tree_pairs::PairTask>,
+    pub(crate) pair_tasks: Vec<crate::pair_tree::PairTask>,
     pub(crate) task_starts: Vec<(u32, u32)>,
     /// Scratch of the box queries of the pair enumeration.
     pub(crate) query_stack: Vec<u32>,
@@ -180,6 +182,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             margin,
             prediction,
             search: Vec::new(),
+            pair_tree: Default::default(),
             pair_tasks: Vec::new(),
             task_starts: Vec::new(),
             query_stack: Vec::new(),
