@@ -70,7 +70,8 @@ fn main() {
             Box::new(move || w.step())
         }
         "clash64" => {
-            let mut w = ClashWorld::<f64, _>::new(scene, DynamicTree::<f64, u32>::new(MARGIN).unwrap());
+            let mut w =
+                ClashWorld::<f64, _>::new(scene, DynamicTree::<f64, u32>::new(MARGIN).unwrap());
             Box::new(move || w.step())
         }
         "parry" => {

@@ -261,4 +261,3 @@ pub mod svenstaro {
         }
     }
 }
-

@@ -139,6 +139,10 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) loose_flag: Vec<bool>,
     /// Scratch of [`refit_loose`](Self::refit_loose): loose nodes bucketed by height.
     pub(crate) loose_buckets: Vec<Vec<u32>>,
+    /// Scratch of [`rebuild`](Self::rebuild): its leaves, and the node
+    /// array it builds into (the array it replaced, kept for the next one).
+    pub(crate) build_items: Vec<crate::tree_build::Item<T>>,
+    pub(crate) build_nodes: Vec<Node<T>>,
     /// Re-insertions since the last rebuild.
     pub(crate) churn: usize,
     /// [`cost_ratio`](Self::cost_ratio) right after the last rebuild.
@@ -198,6 +202,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
+            build_items: Vec::new(),
+            build_nodes: Vec::new(),
             churn: 0,
             rebuilt_cost: 0.0,
         })
