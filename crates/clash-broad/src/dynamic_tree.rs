@@ -105,6 +105,9 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) fat: Vec<Aabb<T>>,
     margin: T,
     prediction: T,
+    /// `5 margin`: how far a face of a fat box may lie from the same face of
+    /// the tight box for [`update`](Self::update)'s fast path.
+    keep_reach: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
     pub(crate) search: Vec<(T, u32, T, T)>,
     /// The compact copy of the tree that the pair search traverses.
@@ -185,6 +188,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             fat: Vec::new(),
             margin,
             prediction,
+            // Not finite for a huge margin: then the fast path never applies.
+            keep_reach: if (margin * T::lit(5.0)).finite() {
+                margin * T::lit(5.0)
+            } else {
+                T::ZERO
+            },
             search: Vec::new(),
             pair_tree: Default::default(),
             pair_tasks: Vec::new(),
@@ -393,47 +402,38 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     }
 
     /// The fast path of [`update`](Self::update): `true` when the new tight
-    /// box is valid and lies in slot `i`'s fat box, the displacement is
-    /// finite, and the fat box is not much larger than the new fat box would
-    /// be: it lies in that box grown by `4 margin + prediction * reach` on
-    /// every side (`reach` the largest displacement component), all finite.
+    /// box `a` is valid and lies in slot `i`'s fat box, no face of the fat
+    /// box is more than `5 margin` away from the same face of `a`, and the
+    /// fat box that `update` would give `a` with displacement `d` is finite.
     /// Only per-slot arrays are read. When `false`, `update` checks the
-    /// input and gives the leaf a new fat box (or keeps it: the same test
-    /// again, in the rare case that the sum below overflows).
+    /// input and decides exactly (it may still keep the fat box).
     ///
-    /// Containment in the (finite) fat box implies a finite tight box, NaN
-    /// failing every comparison. A NaN or infinite displacement or grown box
-    /// makes the sum of the grown box's coordinates NaN or infinite, and
-    /// that sum is finite only when all its terms are, so one test refuses
-    /// them all (leaving the refusal of invalid input to the slow path).
+    /// This is a sufficient condition of the exact test of `update` (the fat
+    /// box lies in the new fat box grown by `4 margin + prediction * reach`):
+    /// the new fat box reaches at least `margin` beyond `a` on every side and
+    /// the slack adds `4 margin` more. It takes a few comparisons, on the
+    /// path that most updates of a moving scene take. Containment in the
+    /// (finite) fat box implies a finite tight box, NaN failing every
+    /// comparison; the sum of the new fat box's extents is finite exactly
+    /// when all its coordinates are (each extent is `>= 0` or NaN), so a
+    /// displacement that is not finite or would overflow it is left to the
+    /// slow path, which refuses it.
     #[inline]
     fn keeps_fat_box(&self, i: usize, a: &Aabb<T>, d: &Vector3<T>) -> bool {
         let old = &self.fat[i];
-        let inside = (old.min.x <= a.min.x)
-            & (old.min.y <= a.min.y)
-            & (old.min.z <= a.min.z)
-            & (a.max.x <= old.max.x)
-            & (a.max.y <= old.max.y)
-            & (a.max.z <= old.max.z)
-            & (a.min.x <= a.max.x)
-            & (a.min.y <= a.max.y)
-            & (a.min.z <= a.max.z);
-        if !inside {
-            return false;
-        }
-        let (m, p) = (self.margin, self.prediction);
-        let reach = d.x.abs().max_of(d.y.abs()).max_of(d.z.abs());
-        let slack = m * T::lit(4.0) + p * reach;
+        let (m, p, reach) = (self.margin, self.prediction, self.keep_reach);
         let mut ok = true;
-        let mut sum = T::ZERO;
+        let mut extents = T::ZERO;
         for k in 0..3 {
+            ok &= (old.min[k] <= a.min[k])
+                & (a.min[k] <= old.min[k] + reach)
+                & (a.max[k] <= old.max[k])
+                & (old.max[k] - reach <= a.max[k])
+                & (a.min[k] <= a.max[k]);
             let dp = d[k] * p;
-            let lo = a.min[k] - m + dp.min_of(T::ZERO) - slack;
-            let hi = a.max[k] + m + dp.max_of(T::ZERO) + slack;
-            ok &= (lo <= old.min[k]) & (old.max[k] <= hi);
-            sum += hi - lo;
+            extents += (a.max[k] + m + dp.max_of(T::ZERO)) - (a.min[k] - m + dp.min_of(T::ZERO));
         }
-        ok & (sum + slack).finite()
+        ok & extents.finite()
     }
 
     /// Adds many objects at once and rebuilds the whole tree top-down with
