@@ -145,7 +145,10 @@ fn update_keeps_the_fat_box_by_the_documented_rule() {
         // Both outcomes are exercised (with no margin nearly every move
         // leaves the fat box; with a huge one none does).
         if (0.01..=1.0).contains(&margin) {
-            assert!(kept > 1000 && refattened > 1000, "{margin}: {kept} {refattened}");
+            assert!(
+                kept > 1000 && refattened > 1000,
+                "{margin}: {kept} {refattened}"
+            );
         }
     }
 }
