@@ -159,6 +159,12 @@ pub struct DynamicTree<T: Scalar, U = ()> {
 /// waves; the tree stays within 10% of a fresh build.
 pub const REFIT_DRIFT: f64 = 1.07;
 
+/// When more than `1 / BULK_FRACTION` of the objects left their fat boxes
+/// since the last [`DynamicTree::settle`], their leaves are refitted in place
+/// rather than re-inserted one by one: a re-insertion costs several times a
+/// refit plus its share of the rebuild that the drift eventually calls for.
+const BULK_FRACTION: usize = 32;
+
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// An empty tree whose fat boxes are enlarged by `margin` on every side,
     /// with the default motion prediction factor 2.
@@ -696,7 +702,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Re-inserts the leaves that [`update`](Self::update) moved out of their
     /// fat boxes since the last call, each from the root by SAH cost, after
     /// refitting the boxes that updates left loose. When
-    /// more than an eighth of all objects are pending (a whole scene is
+    /// more than a 32nd of all objects are pending (a whole scene is
     /// moving), re-inserting them one by one costs more than keeping the
     /// tree as it is: their leaves keep their places and their ancestors
     /// are refitted (loose boxes made exact, each node once), so the
@@ -715,7 +721,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             return;
         }
         let n = self.slots.len();
-        if self.pending.len() > n / 8 {
+        if self.pending.len() > n / BULK_FRACTION {
             if self.cost_ratio() > self.rebuilt_cost * REFIT_DRIFT {
                 self.rebuild();
             } else {

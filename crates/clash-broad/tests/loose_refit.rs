@@ -71,10 +71,15 @@ fn check_queries<T: Scalar>(
 }
 
 /// A simulation whose moves come in waves: on some steps nearly every
-/// object leaves its fat box (the bulk path of `settle`), on others a few
-/// do (re-insertion one by one). Objects are inserted and removed between
-/// updates, while nodes are loose, and some teleport.
+/// object leaves its fat box (the bulk path of `settle`), on others a share
+/// `calm` does (a tenth: the bulk path too; a hundredth: re-insertion one by
+/// one). Objects are inserted and removed between updates, while nodes are
+/// loose, and some teleport.
 fn waves<T: Scalar>(objects: usize, steps: usize, seed: u64) -> usize {
+    waves_with::<T>(objects, steps, seed, 0.1)
+}
+
+fn waves_with<T: Scalar>(objects: usize, steps: usize, seed: u64, calm: f64) -> usize {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let side = 2.0 * (objects as f64).cbrt() + 1.0;
     let mut tree = DynamicTree::<T, usize>::new(T::lit(0.05)).unwrap();
@@ -99,7 +104,7 @@ fn waves<T: Scalar>(objects: usize, steps: usize, seed: u64) -> usize {
     }
     for step in 0..steps {
         // Every third step moves (almost) everything; the others a tenth.
-        let share = if step % 3 == 0 { 0.95 } else { 0.1 };
+        let share = if step % 3 == 0 { 0.95 } else { calm };
         let mut i = 0;
         while i < bodies.len() {
             let r: f64 = rng.random_range(0.0..1.0);
@@ -179,6 +184,12 @@ fn waves_of_moves_f32() {
 #[test]
 fn waves_of_moves_f64() {
     assert!(waves::<f64>(400, 60, 22) > 1000);
+}
+
+#[test]
+fn waves_and_few_moves_f32_f64() {
+    assert!(waves_with::<f32>(1000, 45, 24, 0.01) > 1000);
+    assert!(waves_with::<f64>(1000, 45, 25, 0.01) > 1000);
 }
 
 #[test]
