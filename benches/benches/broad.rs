@@ -6,6 +6,10 @@
 //!
 //! `cargo bench -p clash-benches --bench broad -- --warm-up-time 1 --measurement-time 3`
 //!
+//! `clash_tree` runs on rayon's global pool (one thread per CPU),
+//! `clash_tree_1t` and `clash_tree_2t` on pools of one and two threads;
+//! parry3d is single-threaded.
+//!
 //! Before the timings it prints the tree quality after 1,000 steps: the sum
 //! of internal node areas over that of a fresh SAH rebuild of the same boxes.
 #[path = "common/broad_worlds.rs"]
@@ -15,6 +19,7 @@ use broad_worlds::{ClashWorld, MARGIN, Scene, parry, svenstaro};
 use clash_broad::{DynamicTree, SortAndSweep};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::Instant;
 
 // ---------------------------------------------------------------- runs
 
@@ -92,6 +97,35 @@ fn broad(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("clash_tree", "f64"), |b| {
             b.iter(|| black_box(tree64.step()))
         });
+        // The same worlds on a pool of one thread, and of two (parry3d's
+        // `Bvh` runs on the calling thread; clash's tree uses rayon: the
+        // global pool above has one thread per CPU). Timed inside the pool,
+        // so entering it is not counted.
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            let on_pool = |b: &mut criterion::Bencher, step: &mut (dyn FnMut() -> usize + Send)| {
+                b.iter_custom(|iters| {
+                    pool.install(|| {
+                        let t = Instant::now();
+                        for _ in 0..iters {
+                            black_box(step());
+                        }
+                        t.elapsed()
+                    })
+                })
+            };
+            g.bench_function(
+                BenchmarkId::new(format!("clash_tree_{threads}t"), "f32"),
+                |b| on_pool(b, &mut || tree32.step()),
+            );
+            g.bench_function(
+                BenchmarkId::new(format!("clash_tree_{threads}t"), "f64"),
+                |b| on_pool(b, &mut || tree64.step()),
+            );
+        }
         g.bench_function(BenchmarkId::new("clash_tree_p8", "f32"), |b| {
             b.iter(|| black_box(tree32_p8.step()))
         });
