@@ -54,8 +54,9 @@ impl<T: Scalar> Node<T> {
 /// by [`margin`](Self::margin) on every side and stretched by
 /// `prediction * displacement` along its motion. An [`update`](Self::update)
 /// whose new box stays inside the fat box costs one containment test; one
-/// that leaves it removes the leaf and re-inserts it (O(log n), no
-/// allocation, same handle). Insertion picks the sibling of least
+/// that leaves it gets a new fat box, and its leaf is re-inserted at the next
+/// [`settle`](Self::settle) (O(log n), no allocation, same handle), or
+/// refitted in place when much of the scene moved. Insertion picks the sibling of least
 /// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent refined by a
 /// bounded branch-and-bound search (re-insertions of moved objects use the
 /// greedy descent alone), and refitting on the way up applies tree
@@ -130,13 +131,18 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// Scratch of the sort of `pair_keys`: a buffer and per-slot counts.
     pub(crate) sort_scratch: Vec<u64>,
     pub(crate) sort_counts: Vec<u32>,
-    /// Slots whose leaf was enlarged in place by `update` and awaits
-    /// re-insertion at the next [`settle`](Self::settle).
+    /// Slots whose fat box `update` changed, awaiting re-insertion or a
+    /// refit of their leaf at the next [`settle`](Self::settle).
     pub(crate) pending: Vec<u32>,
     pub(crate) pending_flag: Vec<bool>,
-    /// Internal nodes that [`update`](Self::update) enlarged or whose child
-    /// shrank: their boxes may be loose (contain the union of their
-    /// children's without equalling it) until [`refit_loose`](Self::refit_loose).
+    /// Pending slots whose leaf node still holds the old fat box (the
+    /// per-slot copy in `fat` is the new one): the tree does not cover their
+    /// tight boxes, so queries test them apart until `settle` writes them.
+    pub(crate) stale: Vec<u32>,
+    pub(crate) stale_flag: Vec<bool>,
+    /// Internal nodes whose boxes [`refit_loose`](Self::refit_loose) must
+    /// recompute: the parents of the leaves that [`settle`](Self::settle)
+    /// refits in place (empty outside `settle`).
     pub(crate) loose: Vec<u32>,
     /// Per node: is it in `loose`?
     pub(crate) loose_flag: Vec<bool>,
@@ -150,6 +156,20 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) churn: usize,
     /// [`cost_ratio`](Self::cost_ratio) right after the last rebuild.
     pub(crate) rebuilt_cost: f64,
+}
+
+/// Sets `flags[i]` and lists `i` in `list` unless already flagged (the flags
+/// grow as needed).
+#[inline]
+fn mark(flags: &mut Vec<bool>, list: &mut Vec<u32>, i: u32) {
+    let k = i as usize;
+    if flags.len() <= k {
+        flags.resize(k + 1, false);
+    }
+    if !flags[k] {
+        flags[k] = true;
+        list.push(i);
+    }
 }
 
 /// How far the tree's cost may drift above its value after the last rebuild
@@ -217,6 +237,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             sort_counts: Vec::new(),
             pending: Vec::new(),
             pending_flag: Vec::new(),
+            stale: Vec::new(),
+            stale_flag: Vec::new(),
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
@@ -262,7 +284,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn fat_aabb(&self, handle: ProxyHandle) -> Result<&Aabb<T>, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        Ok(&self.nodes[self.slots.link[i] as usize].aabb)
+        Ok(&self.fat[i])
     }
 
     /// The object's tight box.
@@ -309,7 +331,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Non-finite or inverted box; capacity exceeded.
     pub fn insert(&mut self, aabb: Aabb<T>, data: U) -> Result<ProxyHandle, BroadPhaseError> {
         check_aabb(&aabb)?;
-        self.refit_loose();
         if self.slots.len() >= (NULL / 2 - 2) as usize {
             return Err(BroadPhaseError::CapacityExceeded);
         }
@@ -341,7 +362,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn remove(&mut self, handle: ProxyHandle) -> Result<U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        self.refit_loose();
+        if self.stale_flag.get(i).copied().unwrap_or(false) {
+            // A later object in this slot must not be taken for stale.
+            self.stale_flag[i] = false;
+            let k = self.stale.iter().position(|&s| s as usize == i);
+            self.stale.swap_remove(k.expect("a flagged slot is listed"));
+        }
         let leaf = self.slots.link[i];
         self.remove_leaf(leaf);
         self.free_node_at(leaf);
@@ -354,12 +380,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// much larger than the new fat box would be (so that it shrinks again
     /// after fast motion stops), only the tight box is stored and `false` is
     /// returned; this path reads only per-object arrays, not the tree.
-    /// Otherwise the leaf gets a new fat box, its ancestors are enlarged to
-    /// contain it (their boxes may stay larger than needed until the next
-    /// [`settle`](Self::settle), insertion or removal refits them, each
-    /// once), it is queued for re-insertion at the next `settle`, and `true`
-    /// is returned. Queries stay exact in between. The handle is unchanged
-    /// either way.
+    /// Otherwise the object gets a new fat box, its leaf is queued for the
+    /// next [`settle`](Self::settle) (which re-inserts it, or refits it in
+    /// place when many objects moved), and `true` is returned; this path
+    /// too reads and writes only per-object arrays, not the tree. Until
+    /// `settle`, queries test such objects apart from the tree, so they
+    /// stay exact. The handle is unchanged either way.
     ///
     /// # Errors
     /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
@@ -405,8 +431,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 return Ok(false);
             }
         }
-        self.move_leaf(self.slots.link[i], fat);
-        self.mark_moved(i as u32);
+        self.fat[i] = fat;
+        let slot = i as u32;
+        mark(&mut self.stale_flag, &mut self.stale, slot);
+        mark(&mut self.pending_flag, &mut self.pending, slot);
+        self.mark_moved(slot);
         Ok(true)
     }
 
@@ -462,7 +491,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if self.slots.capacity().saturating_add(items.len()) >= (NULL as usize) / 2 - 1 {
             return Err(BroadPhaseError::CapacityExceeded);
         }
-        self.refit_loose();
         let mut handles = Vec::with_capacity(items.len());
         for (aabb, data) in items {
             let leaf = self.alloc_node()?;
@@ -594,70 +622,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.refit_upward_with(grand, rotate);
     }
 
-    /// Gives a leaf a new fat box: the leaf is removed and re-inserted from
-    /// the root (O(log n); its node is reused, so its handle is unchanged).
-    /// Re-inserting from the root rather than keeping the leaf near its old
-    /// place is what keeps the tree's SAH cost close to a fresh build.
-    ///
-    /// The re-insertion is deferred to the next [`settle`](Self::settle)
-    /// (which pair enumeration calls): until then the leaf keeps its place
-    /// and its ancestors are enlarged to contain its new box (as Box2D's
-    /// tree does), up to the first that already contains it, so the tree
-    /// stays valid and its answers exact. The enlarged ancestors, and the
-    /// parent (whose box may now be larger than the union of its children),
-    /// are marked loose; [`refit_loose`](Self::refit_loose) makes them exact
-    /// again, each node once however many of its leaves moved.
-    fn move_leaf(&mut self, leaf: u32, fat: Aabb<T>) {
-        self.nodes[leaf as usize].aabb = fat;
-        self.fat[self.nodes[leaf as usize].proxy as usize] = fat;
-        // No rotations: the box is provisional (it may be far from its
-        // final place), and rotating around it would bend the tree.
-        let parent = self.nodes[leaf as usize].parent;
-        if parent != NULL {
-            self.mark_loose(parent);
-        }
-        let mut n = parent;
-        while n != NULL {
-            let node = &mut self.nodes[n as usize];
-            if contains(&node.aabb, &fat) {
-                break;
-            }
-            node.aabb = union(&node.aabb, &fat);
-            let up = node.parent;
-            self.mark_loose(n);
-            n = up;
-        }
-        let slot = self.nodes[leaf as usize].proxy;
-        let s = slot as usize;
-        if self.pending_flag.len() <= s {
-            self.pending_flag.resize(s + 1, false);
-        }
-        if !self.pending_flag[s] {
-            self.pending_flag[s] = true;
-            self.pending.push(slot);
-        }
-    }
-
-    /// Records that internal node `n` may be loose.
-    #[inline]
-    fn mark_loose(&mut self, n: u32) {
-        let k = n as usize;
-        if self.loose_flag.len() <= k {
-            self.loose_flag.resize(self.nodes.len().max(k + 1), false);
-        }
-        if !self.loose_flag[k] {
-            self.loose_flag[k] = true;
-            self.loose.push(n);
-        }
-    }
-
     /// Makes every loose internal node's box the exact union of its
     /// children's again, bottom-up by height (a node's height exceeds its
     /// children's, so each is refitted after them), each node once; a node
     /// whose box changes makes its parent loose. No allocation once the
-    /// scratch has grown. Called before every change of topology, so loose
-    /// boxes only live between [`update`](Self::update)s and the next
-    /// [`settle`](Self::settle), insertion or removal.
+    /// scratch has grown. [`settle`](Self::settle) calls it after writing
+    /// the new boxes of leaves it keeps in place.
     pub(crate) fn refit_loose(&mut self) {
         if self.loose.is_empty() {
             return;
@@ -699,13 +669,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.loose_buckets = buckets;
     }
 
-    /// Re-inserts the leaves that [`update`](Self::update) moved out of their
-    /// fat boxes since the last call, each from the root by SAH cost, after
-    /// refitting the boxes that updates left loose. When
-    /// more than a 32nd of all objects are pending (a whole scene is
-    /// moving), re-inserting them one by one costs more than keeping the
-    /// tree as it is: their leaves keep their places and their ancestors
-    /// are refitted (loose boxes made exact, each node once), so the
+    /// Brings the tree up to date with the fat boxes that
+    /// [`update`](Self::update) changed since the last call: each such leaf
+    /// is unlinked and re-inserted from the root by SAH cost with its new
+    /// box. When more than a 32nd of all objects are pending (a whole scene
+    /// is moving), re-inserting them one by one costs more than keeping the
+    /// tree as it is: their leaves keep their places, get their new boxes,
+    /// and their ancestors are refitted bottom-up, each node once, so the
     /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
     /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
     /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
@@ -714,21 +684,34 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// tree's SAH cost and restores the memory order of its nodes at an
     /// amortised cost of half a rebuild per `n` re-insertions.
     /// [`overlapping_pairs`](Self::overlapping_pairs)
-    /// calls this first; call it yourself when you update without asking for pairs.
+    /// calls this first; call it yourself when you update without asking for
+    /// pairs, and before many queries: until then, queries test the objects
+    /// that left their fat boxes one by one.
     pub fn settle(&mut self) {
-        self.refit_loose();
         if self.pending.is_empty() {
             return;
         }
         let n = self.slots.len();
         if self.pending.len() > n / BULK_FRACTION {
+            // Leaves keep their places: their new boxes are written and
+            // their ancestors refitted, each node once.
+            for &slot in &self.pending {
+                let s = slot as usize;
+                self.pending_flag[s] = false;
+                if self.slots.is_live(s) {
+                    let leaf = self.slots.link[s];
+                    self.nodes[leaf as usize].aabb = self.fat[s];
+                    let parent = self.nodes[leaf as usize].parent;
+                    if parent != NULL {
+                        mark(&mut self.loose_flag, &mut self.loose, parent);
+                    }
+                }
+            }
+            self.pending.clear();
+            self.clear_stale();
+            self.refit_loose();
             if self.cost_ratio() > self.rebuilt_cost * REFIT_DRIFT {
                 self.rebuild();
-            } else {
-                for &slot in &self.pending {
-                    self.pending_flag[slot as usize] = false;
-                }
-                self.pending.clear();
             }
             return;
         }
@@ -738,23 +721,35 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             return;
         }
         let pending = core::mem::take(&mut self.pending);
-        // Unlink them all first, so that no insertion is steered by the
-        // provisional boxes of the others.
+        // Unlink them all first, so that no insertion is steered by the old
+        // boxes of the others.
         for &slot in &pending {
             if self.slots.is_live(slot as usize) {
                 self.unlink_leaf(self.slots.link[slot as usize], false);
             }
         }
+        self.clear_stale();
         for &slot in &pending {
-            self.pending_flag[slot as usize] = false;
-            if self.slots.is_live(slot as usize) {
+            let s = slot as usize;
+            self.pending_flag[s] = false;
+            if self.slots.is_live(s) {
+                let leaf = self.slots.link[s];
+                self.nodes[leaf as usize].aabb = self.fat[s];
                 // The greedy descent alone: re-insertions are frequent, and
                 // the rebuilds bound the drift of the tree's cost.
-                self.insert_leaf(self.slots.link[slot as usize], false);
+                self.insert_leaf(leaf, false);
             }
         }
         self.pending = pending;
         self.pending.clear();
+    }
+
+    /// Forgets the stale slots (their leaves are being written).
+    pub(crate) fn clear_stale(&mut self) {
+        for &slot in &self.stale {
+            self.stale_flag[slot as usize] = false;
+        }
+        self.stale.clear();
     }
 
     /// Links an unlinked leaf (its fat box set) into the tree next to the

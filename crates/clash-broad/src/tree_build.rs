@@ -95,6 +95,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             self.pending_flag[slot as usize] = false;
         }
         self.pending.clear();
+        self.clear_stale();
         if items.is_empty() {
             self.nodes.clear();
             self.root = NULL;
