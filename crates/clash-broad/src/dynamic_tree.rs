@@ -140,6 +140,10 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// tight boxes, so queries test them apart until `settle` writes them.
     pub(crate) stale: Vec<u32>,
     pub(crate) stale_flag: Vec<bool>,
+    /// Scratch of [`settle`](Self::settle): pending leaves as `leaf << 32 |
+    /// slot`, and the buffer of their radix sort.
+    pub(crate) settle_keys: Vec<u64>,
+    pub(crate) settle_scratch: Vec<u64>,
     /// Internal nodes whose boxes [`refit_loose`](Self::refit_loose) must
     /// recompute: the parents of the leaves that [`settle`](Self::settle)
     /// refits in place (empty outside `settle`).
@@ -169,6 +173,36 @@ fn mark(flags: &mut Vec<bool>, list: &mut Vec<u32>, i: u32) {
     if !flags[k] {
         flags[k] = true;
         list.push(i);
+    }
+}
+
+/// Sorts `keys` by their high 32 bits, all below `bound`: a least
+/// significant digit radix sort on 11-bit digits (stable, so equal high
+/// halves keep their order). `scratch` is a buffer.
+fn radix_sort_high(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, bound: usize) {
+    const BITS: u32 = 11;
+    let bits = usize::BITS - bound.leading_zeros();
+    scratch.clear();
+    scratch.resize(keys.len(), 0);
+    let mut shift = 32;
+    while shift < 32 + bits {
+        let mut counts = [0u32; 1 << BITS];
+        for &k in keys.iter() {
+            counts[((k >> shift) as usize) & ((1 << BITS) - 1)] += 1;
+        }
+        let mut sum = 0;
+        for c in counts.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        for &k in keys.iter() {
+            let d = &mut counts[((k >> shift) as usize) & ((1 << BITS) - 1)];
+            scratch[*d as usize] = k;
+            *d += 1;
+        }
+        core::mem::swap(keys, scratch);
+        shift += BITS;
     }
 }
 
@@ -239,6 +273,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pending_flag: Vec::new(),
             stale: Vec::new(),
             stale_flag: Vec::new(),
+            settle_keys: Vec::new(),
+            settle_scratch: Vec::new(),
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
@@ -694,19 +730,29 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let n = self.slots.len();
         if self.pending.len() > n / BULK_FRACTION {
             // Leaves keep their places: their new boxes are written and
-            // their ancestors refitted, each node once.
+            // their ancestors refitted, each node once. The leaves are taken
+            // in node order (sorted by a radix sort), so the writes, and the
+            // parents they make loose, sweep the node array rather than jump
+            // around it.
+            let mut keys = core::mem::take(&mut self.settle_keys);
+            keys.clear();
             for &slot in &self.pending {
                 let s = slot as usize;
                 self.pending_flag[s] = false;
                 if self.slots.is_live(s) {
-                    let leaf = self.slots.link[s];
-                    self.nodes[leaf as usize].aabb = self.fat[s];
-                    let parent = self.nodes[leaf as usize].parent;
-                    if parent != NULL {
-                        mark(&mut self.loose_flag, &mut self.loose, parent);
-                    }
+                    keys.push((u64::from(self.slots.link[s]) << 32) | u64::from(slot));
                 }
             }
+            radix_sort_high(&mut keys, &mut self.settle_scratch, self.nodes.len());
+            for &k in &keys {
+                let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
+                self.nodes[leaf].aabb = self.fat[slot];
+                let parent = self.nodes[leaf].parent;
+                if parent != NULL {
+                    mark(&mut self.loose_flag, &mut self.loose, parent);
+                }
+            }
+            self.settle_keys = keys;
             self.pending.clear();
             self.clear_stale();
             self.refit_loose();
@@ -798,5 +844,40 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             p.child[k] = new_parent;
         }
         self.refit_upward(old_parent);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::radix_sort_high;
+
+    #[test]
+    fn radix_sort_high_is_a_stable_sort_by_the_high_half() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut scratch = Vec::new();
+        for (len, bound) in [
+            (0usize, 1usize),
+            (1, 1),
+            (100, 2),
+            (1000, 2047),
+            (1000, 2048),
+            (5000, 200_000),
+            (3000, 1 << 31),
+        ] {
+            let mut keys: Vec<u64> = (0..len)
+                .map(|i| ((next() % bound as u64) << 32) | i as u64)
+                .collect();
+            let mut expect = keys.clone();
+            // Stable: equal high halves keep their (increasing) low halves.
+            expect.sort_by_key(|k| k >> 32);
+            radix_sort_high(&mut keys, &mut scratch, bound);
+            assert_eq!(keys, expect, "len {len} bound {bound}");
+        }
     }
 }
