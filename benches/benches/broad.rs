@@ -8,7 +8,8 @@
 //!
 //! `clash_tree` runs on rayon's global pool (one thread per CPU),
 //! `clash_tree_1t` and `clash_tree_2t` on pools of one and two threads;
-//! parry3d is single-threaded.
+//! parry3d is single-threaded. With `BROAD_CPU_TIME=1` the single-threaded
+//! runs (`clash_tree_1t`, `parry3d_bvh`) report their thread's CPU time.
 //!
 //! Before the timings it prints the tree quality after 1,000 steps: the sum
 //! of internal node areas over that of a fresh SAH rebuild of the same boxes.
@@ -19,9 +20,40 @@ use broad_worlds::{ClashWorld, MARGIN, Scene, parry, svenstaro};
 use clash_broad::{DynamicTree, SortAndSweep};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- runs
+
+/// `BROAD_CPU_TIME=1`: the single-threaded runs (`clash_tree_1t`,
+/// `parry3d_bvh`) report the CPU time of their thread rather than wall time,
+/// which on a machine shared with other jobs leaves out the time the thread
+/// waited for a CPU (not the effect of the others on the caches).
+fn cpu_time_wanted() -> bool {
+    std::env::var("BROAD_CPU_TIME").is_ok_and(|v| v == "1")
+}
+
+/// CPU time of the calling thread (Linux: `/proc/thread-self/schedstat`).
+fn thread_cpu() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        s.split_whitespace().next()?.parse().ok()?,
+    ))
+}
+
+/// Runs `step` `iters` times; the wall time, or the thread's CPU time when
+/// `cpu` (falling back to wall time where it is not available).
+fn timed(cpu: bool, iters: u64, step: &mut dyn FnMut() -> usize) -> Duration {
+    let c0 = if cpu { thread_cpu() } else { None };
+    let t = Instant::now();
+    for _ in 0..iters {
+        black_box(step());
+    }
+    let wall = t.elapsed();
+    match (c0, c0.and_then(|_| thread_cpu())) {
+        (Some(c0), Some(c1)) => c1 - c0,
+        _ => wall,
+    }
+}
 
 fn quality_report() {
     for (n, steps) in [(10_000usize, 1000usize), (100_000, 200)] {
@@ -106,16 +138,11 @@ fn broad(c: &mut Criterion) {
                 .num_threads(threads)
                 .build()
                 .expect("thread pool");
+            // On one thread the CPU time of that thread can be measured
+            // instead (`BROAD_CPU_TIME=1`), as for parry3d below.
+            let cpu = threads == 1 && cpu_time_wanted();
             let on_pool = |b: &mut criterion::Bencher, step: &mut (dyn FnMut() -> usize + Send)| {
-                b.iter_custom(|iters| {
-                    pool.install(|| {
-                        let t = Instant::now();
-                        for _ in 0..iters {
-                            black_box(step());
-                        }
-                        t.elapsed()
-                    })
-                })
+                b.iter_custom(|iters| pool.install(|| timed(cpu, iters, &mut *step)))
             };
             g.bench_function(
                 BenchmarkId::new(format!("clash_tree_{threads}t"), "f32"),
@@ -130,7 +157,8 @@ fn broad(c: &mut Criterion) {
             b.iter(|| black_box(tree32_p8.step()))
         });
         g.bench_function(BenchmarkId::new("parry3d_bvh", "f32"), |b| {
-            b.iter(|| black_box(parry.step()))
+            let cpu = cpu_time_wanted();
+            b.iter_custom(|iters| timed(cpu, iters, &mut || parry.step()))
         });
         g.bench_function(BenchmarkId::new("clash_sap", "f32"), |b| {
             b.iter(|| black_box(sap32.step()))
