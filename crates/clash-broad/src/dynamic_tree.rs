@@ -160,6 +160,14 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) churn: usize,
     /// [`cost_ratio`](Self::cost_ratio) right after the last rebuild.
     pub(crate) rebuilt_cost: f64,
+    /// Sums of the surface areas of the internal nodes and of the leaves
+    /// (for [`cost_ratio`](Self::cost_ratio)), kept up to date by the refit
+    /// of [`settle`](Self::settle) while `areas_valid`; any other change of
+    /// the tree clears `areas_valid`, and the next `settle` that needs them
+    /// sums them again.
+    pub(crate) area_internal: f64,
+    pub(crate) area_leaves: f64,
+    pub(crate) areas_valid: bool,
 }
 
 /// Sets `flags[i]` and lists `i` in `list` unless already flagged (the flags
@@ -174,6 +182,12 @@ fn mark(flags: &mut Vec<bool>, list: &mut Vec<u32>, i: u32) {
         flags[k] = true;
         list.push(i);
     }
+}
+
+/// Surface area of a box, in `f64`.
+#[inline]
+fn area<T: Scalar>(b: &Aabb<T>) -> f64 {
+    crate::aabb_ops::surface_area(b).to_f64()
 }
 
 /// Sorts `keys` by their high 32 bits, all below `bound`: a least
@@ -282,6 +296,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             build_nodes: Vec::new(),
             churn: 0,
             rebuilt_cost: 0.0,
+            area_internal: 0.0,
+            area_leaves: 0.0,
+            areas_valid: false,
         })
     }
 
@@ -637,6 +654,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
     /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
     fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
+        self.areas_valid = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -681,6 +699,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             buckets[self.nodes[n as usize].height as usize].push(n);
         }
         self.loose.clear();
+        let mut internal = 0.0;
         for h in 1..=top {
             let mut k = 0;
             while k < buckets[h].len() {
@@ -694,6 +713,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     continue;
                 }
                 let parent = node.parent;
+                internal += area(&aabb) - area(&node.aabb);
                 self.nodes[n as usize].aabb = aabb;
                 if parent != NULL && !self.loose_flag[parent as usize] {
                     self.loose_flag[parent as usize] = true;
@@ -702,6 +722,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             }
             buckets[h].clear();
         }
+        self.area_internal += internal;
         self.loose_buckets = buckets;
     }
 
@@ -744,8 +765,14 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 }
             }
             radix_sort_high(&mut keys, &mut self.settle_scratch, self.nodes.len());
+            if !self.areas_valid {
+                (self.area_internal, self.area_leaves) = self.area_sums();
+                self.areas_valid = true;
+            }
+            let mut leaves = 0.0;
             for &k in &keys {
                 let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
+                leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
                 self.nodes[leaf].aabb = self.fat[slot];
                 let parent = self.nodes[leaf].parent;
                 if parent != NULL {
@@ -753,10 +780,16 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 }
             }
             self.settle_keys = keys;
+            self.area_leaves += leaves;
             self.pending.clear();
             self.clear_stale();
             self.refit_loose();
-            if self.cost_ratio() > self.rebuilt_cost * REFIT_DRIFT {
+            let cost = if self.area_leaves > 0.0 {
+                self.area_internal / self.area_leaves
+            } else {
+                0.0
+            };
+            if cost > self.rebuilt_cost * REFIT_DRIFT {
                 self.rebuild();
             }
             return;
@@ -809,6 +842,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// As [`insert_leaf`](Self::insert_leaf), searching for the sibling in
     /// the subtree under `start` only.
     pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
+        self.areas_valid = false;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;

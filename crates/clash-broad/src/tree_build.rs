@@ -96,6 +96,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.pending.clear();
         self.clear_stale();
+        self.areas_valid = false;
         if items.is_empty() {
             self.nodes.clear();
             self.root = NULL;
@@ -118,13 +119,26 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.build_items = items;
         self.node_count = count;
         self.root = 0;
-        self.rebuilt_cost = self.cost_ratio();
+        (self.area_internal, self.area_leaves) = self.area_sums();
+        self.areas_valid = true;
+        self.rebuilt_cost = if self.area_leaves > 0.0 {
+            self.area_internal / self.area_leaves
+        } else {
+            0.0
+        };
     }
 
     /// The tree's SAH cost as a scale-free ratio: the sum of the internal
     /// nodes' areas over the sum of the leaves' (fat box) areas. Constant
     /// under uniform scaling; grows as refitted boxes drift apart.
     pub fn cost_ratio(&self) -> f64 {
+        let (internal, leaves) = self.area_sums();
+        if leaves > 0.0 { internal / leaves } else { 0.0 }
+    }
+
+    /// The sums of the surface areas of the internal nodes and of the
+    /// leaves, in `f64`.
+    pub(crate) fn area_sums(&self) -> (f64, f64) {
         let (mut internal, mut leaves) = (0.0f64, 0.0f64);
         for node in &self.nodes {
             if node.height == crate::dynamic_tree::FREE {
@@ -137,7 +151,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 internal += a;
             }
         }
-        if leaves > 0.0 { internal / leaves } else { 0.0 }
+        (internal, leaves)
     }
 }
 

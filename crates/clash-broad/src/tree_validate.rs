@@ -116,6 +116,15 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 }
             }
         }
+        // The area sums that `settle` keeps up to date, when valid, equal
+        // a fresh summation up to rounding (unless areas overflow `f64`).
+        let (internal, leaf) = self.area_sums();
+        if self.areas_valid && internal.is_finite() && leaf.is_finite() {
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-300);
+            if !close(internal, self.area_internal) || !close(leaf, self.area_leaves) {
+                return bad(self.root, "kept area sums differ from the tree's");
+            }
+        }
         if leaves != self.slots.len() {
             return bad(self.root, "leaf count differs from object count");
         }
