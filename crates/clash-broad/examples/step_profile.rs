@@ -5,7 +5,7 @@
 //!
 //! Prints wall time per phase, then CPU time per phase (all threads, from
 //! `/proc`), which is steadier on a busy machine. `VERBOSE=k` prints every
-//! k-th step.
+//! k-th step; `REBUILD=1` then times 100 rebuilds of the final tree.
 use clash_broad::{DynamicTree, ProxyHandle, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::{Point3, Vector3};
@@ -67,6 +67,14 @@ fn update_all(
 #[inline(never)]
 fn settle(tree: &mut DynamicTree<f32, u32>) {
     tree.settle();
+}
+
+/// `reps` rebuilds of the tree (`REBUILD=1`), for callgrind.
+#[inline(never)]
+fn rebuild_many(tree: &mut DynamicTree<f32, u32>, reps: usize) {
+    for _ in 0..reps {
+        tree.rebuild();
+    }
 }
 
 /// The pair enumeration.
@@ -144,6 +152,21 @@ fn main() {
             cpu[1] += c2 - c1;
             cpu[2] += c3 - c2;
         }
+    }
+    if std::env::var("REBUILD").is_ok() {
+        // On a pool of one thread, so that callgrind sees all the work
+        // under `rebuild_many`.
+        let reps = 100;
+        let c = cpu_ns();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("thread pool");
+        pool.install(|| rebuild_many(&mut tree, reps));
+        println!(
+            "rebuild: {:.3} ms CPU each",
+            (cpu_ns() - c) as f64 * 1e-6 / reps as f64
+        );
     }
     let c = count as f64 * 1e-3;
     println!(

@@ -280,6 +280,39 @@ impl PairTree {
     }
 }
 
+impl PairTree {
+    /// Calls `f(slot)` for every leaf whose box overlaps the box `lo..hi`,
+    /// by a descent that tests the children of a node in one [`row`] test.
+    /// `stack` is scratch.
+    pub(crate) fn query(
+        &self,
+        lo: &[f32; 3],
+        hi: &[f32; 3],
+        stack: &mut Vec<u32>,
+        mut f: impl FnMut(u32),
+    ) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        stack.clear();
+        stack.push(0);
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            let mut hit = row(lo, hi, node) & node.valid;
+            while hit != 0 {
+                let c = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                let l = node.link[c];
+                if node.leaf & (1 << c) != 0 {
+                    f(l & !LEAF);
+                } else {
+                    stack.push(l);
+                }
+            }
+        }
+    }
+}
+
 /// In a 16-bit block mask of a node against itself: the pairs `i < j`
 /// (rows `i`: children `j > i`), each pair of distinct children once.
 const ABOVE16: u32 = 0b1110 | 0b1100 << 4 | 0b1000 << 8;

@@ -1,15 +1,17 @@
 //! All overlapping pairs of a dynamic tree. The fat-box pairs are kept
 //! from one search to the next (Box2D's broad phase keeps them too): pairs
 //! of objects whose fat boxes did not change still overlap, so only pairs
-//! with a changed member are searched again. Few changes: one box query per
-//! changed object on the tree. Many (a whole scene moving): one traversal
-//! of the tree against itself (the bounding volume test tree of RTCD
+//! with a changed member are searched again. Few changes (up to an eighth
+//! of the objects): one box query per changed object on the tree. More:
+//! the tree is copied into its compact 4-wide form (`pair_tree`), and up to
+//! a quarter one query per changed object runs on the copy; beyond, the
+//! copy is traversed against itself (the bounding volume test tree of RTCD
 //! §6.3.2, specialised to one tree: each node is tested against itself
-//! once and its two children against each other), on its compact copy
-//! (`pair_tree`), skipping pairs of unchanged subtrees.
+//! once and its children against each other), skipping pairs of unchanged
+//! subtrees.
 use crate::aabb_ops::overlaps_finite;
 use crate::dynamic_tree::Node;
-use crate::pair_tree::PairTask;
+use crate::pair_tree::{PairTask, round_down, round_up};
 use crate::slots::NULL;
 use crate::{DynamicTree, ProxyPair};
 use clash_bv::Aabb;
@@ -109,6 +111,32 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if tree.is_empty() {
             return;
         }
+        if !all && self.moved.len() <= self.slots.len() / COPY_QUERY_FRACTION {
+            // A share of the objects changed: below the top levels most
+            // subtrees hold a changed leaf, and one query per changed object
+            // on the compact copy visits fewer nodes than the traversal.
+            let mut stack = core::mem::take(&mut self.query_stack);
+            for &m in &self.moved {
+                if !self.slots.is_live(m as usize) {
+                    continue;
+                }
+                let f = &self.fat[m as usize];
+                let lo = [
+                    round_down(f.min.x),
+                    round_down(f.min.y),
+                    round_down(f.min.z),
+                ];
+                let hi = [round_up(f.max.x), round_up(f.max.y), round_up(f.max.z)];
+                self.pair_tree.query(&lo, &hi, &mut stack, |o| {
+                    // A pair of two changed objects is found from the smaller slot's side only.
+                    if o != m && !(o < m && flags.get(o as usize).copied().unwrap_or(false)) {
+                        pairs.push((m.min(o), m.max(o)));
+                    }
+                });
+            }
+            self.query_stack = stack;
+            return;
+        }
         let tasks = &mut self.pair_tasks;
         if tasks.is_empty() {
             tasks.push(PairTask::default());
@@ -169,9 +197,13 @@ const PARALLEL_PAIRS: usize = 4096;
 /// Number of tasks the traversal of a large tree is cut into (at least).
 const PAIR_TASKS: usize = 16;
 /// When more than `1 / SEARCH_FRACTION` of the objects changed their fat
-/// boxes, the pairs are searched by a traversal of the tree against itself
-/// rather than by one query per changed object.
+/// boxes, the pairs are searched on the tree's compact copy rather than by
+/// one query per changed object on the tree itself.
 const SEARCH_FRACTION: usize = 8;
+/// Up to `1 / COPY_QUERY_FRACTION` of the objects changed, the search on
+/// the copy is one query per changed object; beyond, a traversal of the
+/// copy against itself.
+const COPY_QUERY_FRACTION: usize = 4;
 
 /// Calls `f(slot)` for every leaf of the tree rooted at `root` whose fat box
 /// overlaps `b`. `stack` is scratch.
