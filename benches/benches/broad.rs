@@ -6,269 +6,54 @@
 //!
 //! `cargo bench -p clash-benches --bench broad -- --warm-up-time 1 --measurement-time 3`
 //!
+//! `clash_tree` runs on rayon's global pool (one thread per CPU),
+//! `clash_tree_1t` and `clash_tree_2t` on pools of one and two threads;
+//! parry3d is single-threaded. With `BROAD_CPU_TIME=1` the single-threaded
+//! runs (`clash_tree_1t`, `parry3d_bvh`) report their thread's CPU time.
+//!
 //! Before the timings it prints the tree quality after 1,000 steps: the sum
 //! of internal node areas over that of a fresh SAH rebuild of the same boxes.
-use clash_broad::{BroadPhase, DynamicTree, ProxyHandle, ProxyPair, SortAndSweep};
-use clash_bv::Aabb;
-use clash_math::{Point3, Scalar, Vector3};
+#[path = "common/broad_worlds.rs"]
+mod broad_worlds;
+
+use broad_worlds::{ClashWorld, MARGIN, Scene, parry, svenstaro};
+use clash_broad::{DynamicTree, SortAndSweep};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
-
-/// Margin of the fat boxes, for clash and parry alike.
-const MARGIN: f64 = 0.1;
-
-/// `n` boxes of half-widths 0.05..0.8 in a cube of side `2 cbrt(n)` (a few
-/// overlaps per box), each moving with a constant velocity up to 0.05 per
-/// step and bouncing off the walls.
-struct Scene {
-    center: Vec<[f64; 3]>,
-    half: Vec<[f64; 3]>,
-    vel: Vec<[f64; 3]>,
-    side: f64,
-}
-
-impl Scene {
-    fn new(n: usize, seed: u64) -> Self {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let side = 2.0 * (n as f64).cbrt();
-        let mut r3 = |lo: f64, hi: f64| {
-            [
-                rng.random_range(lo..hi),
-                rng.random_range(lo..hi),
-                rng.random_range(lo..hi),
-            ]
-        };
-        let center = (0..n).map(|_| r3(0.0, side)).collect();
-        let half = (0..n).map(|_| r3(0.05, 0.8)).collect();
-        let vel = (0..n).map(|_| r3(-0.05, 0.05)).collect();
-        Self {
-            center,
-            half,
-            vel,
-            side,
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.center.len()
-    }
-
-    fn step(&mut self) {
-        for (c, v) in self.center.iter_mut().zip(self.vel.iter_mut()) {
-            for k in 0..3 {
-                c[k] += v[k];
-                if c[k] < 0.0 || c[k] > self.side {
-                    v[k] = -v[k];
-                }
-            }
-        }
-    }
-
-    fn bounds(&self, i: usize) -> ([f64; 3], [f64; 3]) {
-        let (c, h) = (self.center[i], self.half[i]);
-        (
-            [c[0] - h[0], c[1] - h[1], c[2] - h[2]],
-            [c[0] + h[0], c[1] + h[1], c[2] + h[2]],
-        )
-    }
-
-    fn aabb<T: Scalar>(&self, i: usize) -> Aabb<T> {
-        let (lo, hi) = self.bounds(i);
-        let p = |a: [f64; 3]| Point3::new(T::lit(a[0]), T::lit(a[1]), T::lit(a[2]));
-        Aabb {
-            min: p(lo),
-            max: p(hi),
-        }
-    }
-
-    fn displacement<T: Scalar>(&self, i: usize) -> Vector3<T> {
-        let v = self.vel[i];
-        Vector3::new(T::lit(v[0]), T::lit(v[1]), T::lit(v[2]))
-    }
-}
-
-// ---------------------------------------------------------------- clash
-
-struct ClashWorld<T: Scalar, B: BroadPhase<T, u32>> {
-    scene: Scene,
-    bp: B,
-    handles: Vec<ProxyHandle>,
-    pairs: Vec<ProxyPair>,
-    _t: core::marker::PhantomData<T>,
-}
-
-impl<T: Scalar, B: BroadPhase<T, u32>> ClashWorld<T, B> {
-    fn new(scene: Scene, mut bp: B) -> Self {
-        let handles = (0..scene.len())
-            .map(|i| bp.insert(scene.aabb(i), i as u32).unwrap())
-            .collect();
-        Self {
-            scene,
-            bp,
-            handles,
-            pairs: Vec::new(),
-            _t: core::marker::PhantomData,
-        }
-    }
-
-    /// One step: move, update every object, enumerate pairs. Returns the pair count.
-    fn step(&mut self) -> usize {
-        self.scene.step();
-        for (i, h) in self.handles.iter().enumerate() {
-            self.bp
-                .update(*h, self.scene.aabb(i), self.scene.displacement(i))
-                .unwrap();
-        }
-        self.bp.overlapping_pairs(&mut self.pairs);
-        self.pairs.len()
-    }
-}
-
-// ---------------------------------------------------------------- parry3d
-
-mod parry {
-    use super::{MARGIN, Scene};
-    use parry3d::bounding_volume::{Aabb, BoundingVolume};
-    use parry3d::math::Vector;
-    use parry3d::partitioning::{Bvh, BvhWorkspace};
-
-    pub struct ParryWorld {
-        pub scene: Scene,
-        bvh: Bvh,
-        ws: BvhWorkspace,
-        tight: Vec<Aabb>,
-        pairs: Vec<(u32, u32)>,
-    }
-
-    fn aabb(scene: &Scene, i: usize) -> Aabb {
-        let (lo, hi) = scene.bounds(i);
-        let v = |a: [f64; 3]| Vector::new(a[0] as f32, a[1] as f32, a[2] as f32);
-        Aabb::new(v(lo), v(hi))
-    }
-
-    impl ParryWorld {
-        pub fn new(scene: Scene) -> Self {
-            let mut bvh = Bvh::new();
-            let tight: Vec<Aabb> = (0..scene.len()).map(|i| aabb(&scene, i)).collect();
-            for (i, b) in tight.iter().enumerate() {
-                let _ = bvh.insert_or_update_partially(*b, i as u32, MARGIN as f32);
-            }
-            let mut ws = BvhWorkspace::default();
-            bvh.refit(&mut ws);
-            Self {
-                scene,
-                bvh,
-                ws,
-                tight,
-                pairs: Vec::new(),
-            }
-        }
-
-        /// One step as a parry-based broad phase does it: partial updates with
-        /// a change-detection margin, one refit, incremental optimisation, then
-        /// the tree traversed against itself; pairs filtered on the tight boxes.
-        pub fn step(&mut self) -> usize {
-            self.scene.step();
-            for i in 0..self.scene.len() {
-                let b = aabb(&self.scene, i);
-                self.tight[i] = b;
-                let _ = self
-                    .bvh
-                    .insert_or_update_partially(b, i as u32, MARGIN as f32);
-            }
-            self.bvh.refit(&mut self.ws);
-            self.bvh.optimize_incremental(&mut self.ws);
-            self.pairs.clear();
-            let (tight, pairs) = (&self.tight, &mut self.pairs);
-            self.bvh
-                .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
-                    if tight[a as usize].intersects(&tight[b as usize]) {
-                        pairs.push((a.min(b), a.max(b)));
-                    }
-                });
-            self.pairs.len()
-        }
-    }
-}
-
-// ---------------------------------------------------------------- bvh 0.13
-
-mod svenstaro {
-    use super::Scene;
-    use bvh::aabb::{Aabb, Bounded};
-    use bvh::bounding_hierarchy::{BHShape, BHValue};
-    use bvh::bvh::Bvh;
-    use clash_math::{Point3, Scalar};
-
-    pub struct Shape<T: BHValue> {
-        aabb: Aabb<T, 3>,
-        node: usize,
-        index: u32,
-    }
-    impl<T: BHValue> Bounded<T, 3> for Shape<T> {
-        fn aabb(&self) -> Aabb<T, 3> {
-            self.aabb
-        }
-    }
-    impl<T: BHValue> BHShape<T, 3> for Shape<T> {
-        fn set_bh_node_index(&mut self, i: usize) {
-            self.node = i;
-        }
-        fn bh_node_index(&self) -> usize {
-            self.node
-        }
-    }
-
-    pub struct BvhWorld<T: BHValue + Scalar> {
-        pub scene: Scene,
-        shapes: Vec<Shape<T>>,
-        pairs: Vec<(u32, u32)>,
-    }
-
-    fn aabb<T: BHValue + Scalar>(scene: &Scene, i: usize) -> Aabb<T, 3> {
-        let (lo, hi) = scene.bounds(i);
-        let p = |a: [f64; 3]| Point3::new(T::lit(a[0]), T::lit(a[1]), T::lit(a[2]));
-        Aabb::with_bounds(p(lo), p(hi))
-    }
-
-    impl<T: BHValue + Scalar> BvhWorld<T> {
-        pub fn new(scene: Scene) -> Self {
-            let shapes = (0..scene.len())
-                .map(|i| Shape {
-                    aabb: aabb(&scene, i),
-                    node: 0,
-                    index: i as u32,
-                })
-                .collect();
-            Self {
-                scene,
-                shapes,
-                pairs: Vec::new(),
-            }
-        }
-
-        /// One step: every box moved, so rebuild, then one query per box.
-        pub fn step(&mut self) -> usize {
-            self.scene.step();
-            for (i, s) in self.shapes.iter_mut().enumerate() {
-                s.aabb = aabb(&self.scene, i);
-            }
-            let bvh = Bvh::build(&mut self.shapes);
-            self.pairs.clear();
-            for s in &self.shapes {
-                for other in bvh.traverse_iterator(&s.aabb, &self.shapes) {
-                    if s.index < other.index {
-                        self.pairs.push((s.index, other.index));
-                    }
-                }
-            }
-            self.pairs.len()
-        }
-    }
-}
+use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- runs
+
+/// `BROAD_CPU_TIME=1`: the single-threaded runs (`clash_tree_1t`,
+/// `parry3d_bvh`) report the CPU time of their thread rather than wall time,
+/// which on a machine shared with other jobs leaves out the time the thread
+/// waited for a CPU (not the effect of the others on the caches).
+fn cpu_time_wanted() -> bool {
+    std::env::var("BROAD_CPU_TIME").is_ok_and(|v| v == "1")
+}
+
+/// CPU time of the calling thread (Linux: `/proc/thread-self/schedstat`).
+fn thread_cpu() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        s.split_whitespace().next()?.parse().ok()?,
+    ))
+}
+
+/// Runs `step` `iters` times; the wall time, or the thread's CPU time when
+/// `cpu` (falling back to wall time where it is not available).
+fn timed(cpu: bool, iters: u64, step: &mut dyn FnMut() -> usize) -> Duration {
+    let c0 = if cpu { thread_cpu() } else { None };
+    let t = Instant::now();
+    for _ in 0..iters {
+        black_box(step());
+    }
+    let wall = t.elapsed();
+    match (c0, c0.and_then(|_| thread_cpu())) {
+        (Some(c0), Some(c1)) => c1 - c0,
+        _ => wall,
+    }
+}
 
 fn quality_report() {
     for (n, steps) in [(10_000usize, 1000usize), (100_000, 200)] {
@@ -344,11 +129,36 @@ fn broad(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("clash_tree", "f64"), |b| {
             b.iter(|| black_box(tree64.step()))
         });
+        // The same worlds on a pool of one thread, and of two (parry3d's
+        // `Bvh` runs on the calling thread; clash's tree uses rayon: the
+        // global pool above has one thread per CPU). Timed inside the pool,
+        // so entering it is not counted.
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("thread pool");
+            // On one thread the CPU time of that thread can be measured
+            // instead (`BROAD_CPU_TIME=1`), as for parry3d below.
+            let cpu = threads == 1 && cpu_time_wanted();
+            let on_pool = |b: &mut criterion::Bencher, step: &mut (dyn FnMut() -> usize + Send)| {
+                b.iter_custom(|iters| pool.install(|| timed(cpu, iters, &mut *step)))
+            };
+            g.bench_function(
+                BenchmarkId::new(format!("clash_tree_{threads}t"), "f32"),
+                |b| on_pool(b, &mut || tree32.step()),
+            );
+            g.bench_function(
+                BenchmarkId::new(format!("clash_tree_{threads}t"), "f64"),
+                |b| on_pool(b, &mut || tree64.step()),
+            );
+        }
         g.bench_function(BenchmarkId::new("clash_tree_p8", "f32"), |b| {
             b.iter(|| black_box(tree32_p8.step()))
         });
         g.bench_function(BenchmarkId::new("parry3d_bvh", "f32"), |b| {
-            b.iter(|| black_box(parry.step()))
+            let cpu = cpu_time_wanted();
+            b.iter_custom(|iters| timed(cpu, iters, &mut || parry.step()))
         });
         g.bench_function(BenchmarkId::new("clash_sap", "f32"), |b| {
             b.iter(|| black_box(sap32.step()))

@@ -5,7 +5,7 @@
 //!
 //! Prints wall time per phase, then CPU time per phase (all threads, from
 //! `/proc`), which is steadier on a busy machine. `VERBOSE=k` prints every
-//! k-th step.
+//! k-th step; `REBUILD=1` then times 100 rebuilds of the final tree.
 use clash_broad::{DynamicTree, ProxyHandle, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::{Point3, Vector3};
@@ -25,6 +25,64 @@ fn cpu_ns() -> u64 {
         .sum()
 }
 
+/// The tight box of a scene box (centre, half-widths) in `f32`.
+fn aabb(c: &[f64; 3], h: &[f64; 3]) -> Aabb<f32> {
+    Aabb {
+        min: Point3::new(
+            (c[0] - h[0]) as f32,
+            (c[1] - h[1]) as f32,
+            (c[2] - h[2]) as f32,
+        ),
+        max: Point3::new(
+            (c[0] + h[0]) as f32,
+            (c[1] + h[1]) as f32,
+            (c[2] + h[2]) as f32,
+        ),
+    }
+}
+
+// The three phases are separate functions, never inlined, so that callgrind
+// can count each one alone: `valgrind --tool=callgrind
+// --toggle-collect='step_profile::*'` counts all three.
+
+/// Updates every object; returns how many left their fat boxes.
+#[inline(never)]
+fn update_all(
+    tree: &mut DynamicTree<f32, u32>,
+    handles: &[ProxyHandle],
+    center: &[[f64; 3]],
+    half: &[[f64; 3]],
+    vel: &[[f64; 3]],
+) -> usize {
+    let mut m = 0;
+    for (i, h) in handles.iter().enumerate() {
+        let v = vel[i];
+        let d = Vector3::new(v[0] as f32, v[1] as f32, v[2] as f32);
+        m += usize::from(tree.update(*h, aabb(&center[i], &half[i]), d).unwrap());
+    }
+    m
+}
+
+/// The tree's settle phase.
+#[inline(never)]
+fn settle(tree: &mut DynamicTree<f32, u32>) {
+    tree.settle();
+}
+
+/// `reps` rebuilds of the tree (`REBUILD=1`), for callgrind.
+#[inline(never)]
+fn rebuild_many(tree: &mut DynamicTree<f32, u32>, reps: usize) {
+    for _ in 0..reps {
+        tree.rebuild();
+    }
+}
+
+/// The pair enumeration.
+#[inline(never)]
+fn pairs_of(tree: &mut DynamicTree<f32, u32>, pairs: &mut Vec<ProxyPair>) {
+    tree.overlapping_pairs(pairs);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
@@ -42,18 +100,6 @@ fn main() {
     let mut center: Vec<[f64; 3]> = (0..n).map(|_| r3(0.0, side)).collect();
     let half: Vec<[f64; 3]> = (0..n).map(|_| r3(0.05, 0.8)).collect();
     let mut vel: Vec<[f64; 3]> = (0..n).map(|_| r3(-0.05, 0.05)).collect();
-    let aabb = |c: &[f64; 3], h: &[f64; 3]| Aabb {
-        min: Point3::new(
-            (c[0] - h[0]) as f32,
-            (c[1] - h[1]) as f32,
-            (c[2] - h[2]) as f32,
-        ),
-        max: Point3::new(
-            (c[0] + h[0]) as f32,
-            (c[1] + h[1]) as f32,
-            (c[2] + h[2]) as f32,
-        ),
-    };
     let mut tree = DynamicTree::<f32, u32>::with_prediction(0.1, prediction).unwrap();
     let handles: Vec<ProxyHandle> = (0..n)
         .map(|i| tree.insert(aabb(&center[i], &half[i]), i as u32).unwrap())
@@ -76,18 +122,13 @@ fn main() {
         }
         let c0 = cpu_ns();
         let t0 = Instant::now();
-        let mut m = 0;
-        for (i, h) in handles.iter().enumerate() {
-            let v = vel[i];
-            let d = Vector3::new(v[0] as f32, v[1] as f32, v[2] as f32);
-            m += usize::from(tree.update(*h, aabb(&center[i], &half[i]), d).unwrap());
-        }
+        let m = update_all(&mut tree, &handles, &center, &half, &vel);
         let t1 = Instant::now();
         let c1 = cpu_ns();
-        tree.settle();
+        settle(&mut tree);
         let t2 = Instant::now();
         let c2 = cpu_ns();
-        tree.overlapping_pairs(&mut pairs);
+        pairs_of(&mut tree, &mut pairs);
         let t3 = Instant::now();
         let c3 = cpu_ns();
         if every.is_some_and(|e| s % e == 0) {
@@ -111,6 +152,21 @@ fn main() {
             cpu[1] += c2 - c1;
             cpu[2] += c3 - c2;
         }
+    }
+    if std::env::var("REBUILD").is_ok() {
+        // On a pool of one thread, so that callgrind sees all the work
+        // under `rebuild_many`.
+        let reps = 100;
+        let c = cpu_ns();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("thread pool");
+        pool.install(|| rebuild_many(&mut tree, reps));
+        println!(
+            "rebuild: {:.3} ms CPU each",
+            (cpu_ns() - c) as f64 * 1e-6 / reps as f64
+        );
     }
     let c = count as f64 * 1e-3;
     println!(

@@ -54,8 +54,9 @@ impl<T: Scalar> Node<T> {
 /// by [`margin`](Self::margin) on every side and stretched by
 /// `prediction * displacement` along its motion. An [`update`](Self::update)
 /// whose new box stays inside the fat box costs one containment test; one
-/// that leaves it removes the leaf and re-inserts it (O(log n), no
-/// allocation, same handle). Insertion picks the sibling of least
+/// that leaves it gets a new fat box, and its leaf is re-inserted at the next
+/// [`settle`](Self::settle) (O(log n), no allocation, same handle), or
+/// refitted in place when much of the scene moved. Insertion picks the sibling of least
 /// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent refined by a
 /// bounded branch-and-bound search (re-insertions of moved objects use the
 /// greedy descent alone), and refitting on the way up applies tree
@@ -105,10 +106,15 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) fat: Vec<Aabb<T>>,
     margin: T,
     prediction: T,
+    /// `5 margin`: how far a face of a fat box may lie from the same face of
+    /// the tight box for [`update`](Self::update)'s fast path.
+    keep_reach: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
     pub(crate) search: Vec<(T, u32, T, T)>,
+    /// The compact copy of the tree that the pair search traverses.
+    pub(crate) pair_tree: crate::pair_tree::PairTree,
     /// Scratch of the pair traversal: its tasks and where they start.
-    pub(crate) pair_tasks: Vec<crate::tree_pairs::PairTask>,
+    pub(crate) pair_tasks: Vec<crate::pair_tree::PairTask>,
     pub(crate) task_starts: Vec<(u32, u32)>,
     /// Scratch of the box queries of the pair enumeration.
     pub(crate) query_stack: Vec<u32>,
@@ -125,27 +131,107 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// Scratch of the sort of `pair_keys`: a buffer and per-slot counts.
     pub(crate) sort_scratch: Vec<u64>,
     pub(crate) sort_counts: Vec<u32>,
-    /// Slots whose leaf was enlarged in place by `update` and awaits
-    /// re-insertion at the next [`settle`](Self::settle).
+    /// Slots whose fat box `update` changed, awaiting re-insertion or a
+    /// refit of their leaf at the next [`settle`](Self::settle).
     pub(crate) pending: Vec<u32>,
     pub(crate) pending_flag: Vec<bool>,
-    /// Internal nodes that [`update`](Self::update) enlarged or whose child
-    /// shrank: their boxes may be loose (contain the union of their
-    /// children's without equalling it) until [`refit_loose`](Self::refit_loose).
+    /// Pending slots whose leaf node still holds the old fat box (the
+    /// per-slot copy in `fat` is the new one): the tree does not cover their
+    /// tight boxes, so queries test them apart until `settle` writes them.
+    pub(crate) stale: Vec<u32>,
+    pub(crate) stale_flag: Vec<bool>,
+    /// Scratch of [`settle`](Self::settle): pending leaves as `leaf << 32 |
+    /// slot`, and the buffer of their radix sort.
+    pub(crate) settle_keys: Vec<u64>,
+    pub(crate) settle_scratch: Vec<u64>,
+    /// Internal nodes whose boxes [`refit_loose`](Self::refit_loose) must
+    /// recompute: the parents of the leaves that [`settle`](Self::settle)
+    /// refits in place (empty outside `settle`).
     pub(crate) loose: Vec<u32>,
     /// Per node: is it in `loose`?
     pub(crate) loose_flag: Vec<bool>,
     /// Scratch of [`refit_loose`](Self::refit_loose): loose nodes bucketed by height.
     pub(crate) loose_buckets: Vec<Vec<u32>>,
+    /// Scratch of [`rebuild`](Self::rebuild): its leaves, and the node
+    /// array it builds into (the array it replaced, kept for the next one).
+    pub(crate) build_items: Vec<crate::tree_build::Item<T>>,
+    pub(crate) build_nodes: Vec<Node<T>>,
     /// Re-insertions since the last rebuild.
     pub(crate) churn: usize,
     /// [`cost_ratio`](Self::cost_ratio) right after the last rebuild.
     pub(crate) rebuilt_cost: f64,
+    /// Sums of the surface areas of the internal nodes and of the leaves
+    /// (for [`cost_ratio`](Self::cost_ratio)), kept up to date by the refit
+    /// of [`settle`](Self::settle) while `areas_valid`; any other change of
+    /// the tree clears `areas_valid`, and the next `settle` that needs them
+    /// sums them again.
+    pub(crate) area_internal: f64,
+    pub(crate) area_leaves: f64,
+    pub(crate) areas_valid: bool,
+}
+
+/// Sets `flags[i]` and lists `i` in `list` unless already flagged (the flags
+/// grow as needed).
+#[inline]
+fn mark(flags: &mut Vec<bool>, list: &mut Vec<u32>, i: u32) {
+    let k = i as usize;
+    if flags.len() <= k {
+        flags.resize(k + 1, false);
+    }
+    if !flags[k] {
+        flags[k] = true;
+        list.push(i);
+    }
+}
+
+/// Surface area of a box, in `f64`.
+#[inline]
+fn area<T: Scalar>(b: &Aabb<T>) -> f64 {
+    crate::aabb_ops::surface_area(b).to_f64()
+}
+
+/// Sorts `keys` by their high 32 bits, all below `bound`: a least
+/// significant digit radix sort on 11-bit digits (stable, so equal high
+/// halves keep their order). `scratch` is a buffer.
+fn radix_sort_high(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, bound: usize) {
+    const BITS: u32 = 11;
+    let bits = usize::BITS - bound.leading_zeros();
+    scratch.clear();
+    scratch.resize(keys.len(), 0);
+    let mut shift = 32;
+    while shift < 32 + bits {
+        let mut counts = [0u32; 1 << BITS];
+        for &k in keys.iter() {
+            counts[((k >> shift) as usize) & ((1 << BITS) - 1)] += 1;
+        }
+        let mut sum = 0;
+        for c in counts.iter_mut() {
+            let n = *c;
+            *c = sum;
+            sum += n;
+        }
+        for &k in keys.iter() {
+            let d = &mut counts[((k >> shift) as usize) & ((1 << BITS) - 1)];
+            scratch[*d as usize] = k;
+            *d += 1;
+        }
+        core::mem::swap(keys, scratch);
+        shift += BITS;
+    }
 }
 
 /// How far the tree's cost may drift above its value after the last rebuild
-/// while many leaves move before [`DynamicTree::settle`] rebuilds (1.05: 5%).
-pub const REFIT_DRIFT: f64 = 1.05;
+/// while many leaves move before [`DynamicTree::settle`] rebuilds (1.07: 7%).
+/// A wave of moves in which most leaves leave their fat boxes adds about 2%
+/// (on the benchmark's scene), so this rebuilds after three or four such
+/// waves; the tree stays within 10% of a fresh build.
+pub const REFIT_DRIFT: f64 = 1.07;
+
+/// When more than `1 / BULK_FRACTION` of the objects left their fat boxes
+/// since the last [`DynamicTree::settle`], their leaves are refitted in place
+/// rather than re-inserted one by one: a re-insertion costs several times a
+/// refit plus its share of the rebuild that the drift eventually calls for.
+const BULK_FRACTION: usize = 32;
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// An empty tree whose fat boxes are enlarged by `margin` on every side,
@@ -179,7 +265,14 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             fat: Vec::new(),
             margin,
             prediction,
+            // Not finite for a huge margin: then the fast path never applies.
+            keep_reach: if (margin * T::lit(5.0)).finite() {
+                margin * T::lit(5.0)
+            } else {
+                T::ZERO
+            },
             search: Vec::new(),
+            pair_tree: Default::default(),
             pair_tasks: Vec::new(),
             task_starts: Vec::new(),
             query_stack: Vec::new(),
@@ -192,11 +285,20 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             sort_counts: Vec::new(),
             pending: Vec::new(),
             pending_flag: Vec::new(),
+            stale: Vec::new(),
+            stale_flag: Vec::new(),
+            settle_keys: Vec::new(),
+            settle_scratch: Vec::new(),
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
+            build_items: Vec::new(),
+            build_nodes: Vec::new(),
             churn: 0,
             rebuilt_cost: 0.0,
+            area_internal: 0.0,
+            area_leaves: 0.0,
+            areas_valid: false,
         })
     }
 
@@ -235,7 +337,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn fat_aabb(&self, handle: ProxyHandle) -> Result<&Aabb<T>, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        Ok(&self.nodes[self.slots.link[i] as usize].aabb)
+        Ok(&self.fat[i])
     }
 
     /// The object's tight box.
@@ -282,7 +384,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Non-finite or inverted box; capacity exceeded.
     pub fn insert(&mut self, aabb: Aabb<T>, data: U) -> Result<ProxyHandle, BroadPhaseError> {
         check_aabb(&aabb)?;
-        self.refit_loose();
         if self.slots.len() >= (NULL / 2 - 2) as usize {
             return Err(BroadPhaseError::CapacityExceeded);
         }
@@ -314,7 +415,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn remove(&mut self, handle: ProxyHandle) -> Result<U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        self.refit_loose();
+        if self.stale_flag.get(i).copied().unwrap_or(false) {
+            // A later object in this slot must not be taken for stale.
+            self.stale_flag[i] = false;
+            let k = self.stale.iter().position(|&s| s as usize == i);
+            self.stale.swap_remove(k.expect("a flagged slot is listed"));
+        }
         let leaf = self.slots.link[i];
         self.remove_leaf(leaf);
         self.free_node_at(leaf);
@@ -327,12 +433,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// much larger than the new fat box would be (so that it shrinks again
     /// after fast motion stops), only the tight box is stored and `false` is
     /// returned; this path reads only per-object arrays, not the tree.
-    /// Otherwise the leaf gets a new fat box, its ancestors are enlarged to
-    /// contain it (their boxes may stay larger than needed until the next
-    /// [`settle`](Self::settle), insertion or removal refits them, each
-    /// once), it is queued for re-insertion at the next `settle`, and `true`
-    /// is returned. Queries stay exact in between. The handle is unchanged
-    /// either way.
+    /// Otherwise the object gets a new fat box, its leaf is queued for the
+    /// next [`settle`](Self::settle) (which re-inserts it, or refits it in
+    /// place when many objects moved), and `true` is returned; this path
+    /// too reads and writes only per-object arrays, not the tree. Until
+    /// `settle`, queries test such objects apart from the tree, so they
+    /// stay exact. The handle is unchanged either way.
     ///
     /// # Errors
     /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
@@ -378,53 +484,47 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 return Ok(false);
             }
         }
-        self.move_leaf(self.slots.link[i], fat);
-        self.mark_moved(i as u32);
+        self.fat[i] = fat;
+        let slot = i as u32;
+        mark(&mut self.stale_flag, &mut self.stale, slot);
+        mark(&mut self.pending_flag, &mut self.pending, slot);
+        self.mark_moved(slot);
         Ok(true)
     }
 
     /// The fast path of [`update`](Self::update): `true` when the new tight
-    /// box is valid and lies in slot `i`'s fat box, the displacement is
-    /// finite, and the fat box is not much larger than the new fat box would
-    /// be: it lies in that box grown by `4 margin + prediction * reach` on
-    /// every side (`reach` the largest displacement component), all finite.
+    /// box `a` is valid and lies in slot `i`'s fat box, no face of the fat
+    /// box is more than `5 margin` away from the same face of `a`, and the
+    /// fat box that `update` would give `a` with displacement `d` is finite.
     /// Only per-slot arrays are read. When `false`, `update` checks the
-    /// input and gives the leaf a new fat box (or keeps it: the same test
-    /// again, in the rare case that the sum below overflows).
+    /// input and decides exactly (it may still keep the fat box).
     ///
-    /// Containment in the (finite) fat box implies a finite tight box, NaN
-    /// failing every comparison. A NaN or infinite displacement or grown box
-    /// makes the sum of the grown box's coordinates NaN or infinite, and
-    /// that sum is finite only when all its terms are, so one test refuses
-    /// them all (leaving the refusal of invalid input to the slow path).
+    /// This is a sufficient condition of the exact test of `update` (the fat
+    /// box lies in the new fat box grown by `4 margin + prediction * reach`):
+    /// the new fat box reaches at least `margin` beyond `a` on every side and
+    /// the slack adds `4 margin` more. It takes a few comparisons, on the
+    /// path that most updates of a moving scene take. Containment in the
+    /// (finite) fat box implies a finite tight box, NaN failing every
+    /// comparison; the sum of the new fat box's extents is finite exactly
+    /// when all its coordinates are (each extent is `>= 0` or NaN), so a
+    /// displacement that is not finite or would overflow it is left to the
+    /// slow path, which refuses it.
     #[inline]
     fn keeps_fat_box(&self, i: usize, a: &Aabb<T>, d: &Vector3<T>) -> bool {
         let old = &self.fat[i];
-        let inside = (old.min.x <= a.min.x)
-            & (old.min.y <= a.min.y)
-            & (old.min.z <= a.min.z)
-            & (a.max.x <= old.max.x)
-            & (a.max.y <= old.max.y)
-            & (a.max.z <= old.max.z)
-            & (a.min.x <= a.max.x)
-            & (a.min.y <= a.max.y)
-            & (a.min.z <= a.max.z);
-        if !inside {
-            return false;
-        }
-        let (m, p) = (self.margin, self.prediction);
-        let reach = d.x.abs().max_of(d.y.abs()).max_of(d.z.abs());
-        let slack = m * T::lit(4.0) + p * reach;
+        let (m, p, reach) = (self.margin, self.prediction, self.keep_reach);
         let mut ok = true;
-        let mut sum = T::ZERO;
+        let mut extents = T::ZERO;
         for k in 0..3 {
+            ok &= (old.min[k] <= a.min[k])
+                & (a.min[k] <= old.min[k] + reach)
+                & (a.max[k] <= old.max[k])
+                & (old.max[k] - reach <= a.max[k])
+                & (a.min[k] <= a.max[k]);
             let dp = d[k] * p;
-            let lo = a.min[k] - m + dp.min_of(T::ZERO) - slack;
-            let hi = a.max[k] + m + dp.max_of(T::ZERO) + slack;
-            ok &= (lo <= old.min[k]) & (old.max[k] <= hi);
-            sum += hi - lo;
+            extents += (a.max[k] + m + dp.max_of(T::ZERO)) - (a.min[k] - m + dp.min_of(T::ZERO));
         }
-        ok & (sum + slack).finite()
+        ok & extents.finite()
     }
 
     /// Adds many objects at once and rebuilds the whole tree top-down with
@@ -444,7 +544,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if self.slots.capacity().saturating_add(items.len()) >= (NULL as usize) / 2 - 1 {
             return Err(BroadPhaseError::CapacityExceeded);
         }
-        self.refit_loose();
         let mut handles = Vec::with_capacity(items.len());
         for (aabb, data) in items {
             let leaf = self.alloc_node()?;
@@ -555,6 +654,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
     /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
     fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
+        self.areas_valid = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -576,70 +676,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.refit_upward_with(grand, rotate);
     }
 
-    /// Gives a leaf a new fat box: the leaf is removed and re-inserted from
-    /// the root (O(log n); its node is reused, so its handle is unchanged).
-    /// Re-inserting from the root rather than keeping the leaf near its old
-    /// place is what keeps the tree's SAH cost close to a fresh build.
-    ///
-    /// The re-insertion is deferred to the next [`settle`](Self::settle)
-    /// (which pair enumeration calls): until then the leaf keeps its place
-    /// and its ancestors are enlarged to contain its new box (as Box2D's
-    /// tree does), up to the first that already contains it, so the tree
-    /// stays valid and its answers exact. The enlarged ancestors, and the
-    /// parent (whose box may now be larger than the union of its children),
-    /// are marked loose; [`refit_loose`](Self::refit_loose) makes them exact
-    /// again, each node once however many of its leaves moved.
-    fn move_leaf(&mut self, leaf: u32, fat: Aabb<T>) {
-        self.nodes[leaf as usize].aabb = fat;
-        self.fat[self.nodes[leaf as usize].proxy as usize] = fat;
-        // No rotations: the box is provisional (it may be far from its
-        // final place), and rotating around it would bend the tree.
-        let parent = self.nodes[leaf as usize].parent;
-        if parent != NULL {
-            self.mark_loose(parent);
-        }
-        let mut n = parent;
-        while n != NULL {
-            let node = &mut self.nodes[n as usize];
-            if contains(&node.aabb, &fat) {
-                break;
-            }
-            node.aabb = union(&node.aabb, &fat);
-            let up = node.parent;
-            self.mark_loose(n);
-            n = up;
-        }
-        let slot = self.nodes[leaf as usize].proxy;
-        let s = slot as usize;
-        if self.pending_flag.len() <= s {
-            self.pending_flag.resize(s + 1, false);
-        }
-        if !self.pending_flag[s] {
-            self.pending_flag[s] = true;
-            self.pending.push(slot);
-        }
-    }
-
-    /// Records that internal node `n` may be loose.
-    #[inline]
-    fn mark_loose(&mut self, n: u32) {
-        let k = n as usize;
-        if self.loose_flag.len() <= k {
-            self.loose_flag.resize(self.nodes.len().max(k + 1), false);
-        }
-        if !self.loose_flag[k] {
-            self.loose_flag[k] = true;
-            self.loose.push(n);
-        }
-    }
-
     /// Makes every loose internal node's box the exact union of its
     /// children's again, bottom-up by height (a node's height exceeds its
     /// children's, so each is refitted after them), each node once; a node
     /// whose box changes makes its parent loose. No allocation once the
-    /// scratch has grown. Called before every change of topology, so loose
-    /// boxes only live between [`update`](Self::update)s and the next
-    /// [`settle`](Self::settle), insertion or removal.
+    /// scratch has grown. [`settle`](Self::settle) calls it after writing
+    /// the new boxes of leaves it keeps in place.
     pub(crate) fn refit_loose(&mut self) {
         if self.loose.is_empty() {
             return;
@@ -657,6 +699,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             buckets[self.nodes[n as usize].height as usize].push(n);
         }
         self.loose.clear();
+        let mut internal = 0.0;
         for h in 1..=top {
             let mut k = 0;
             while k < buckets[h].len() {
@@ -670,6 +713,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     continue;
                 }
                 let parent = node.parent;
+                internal += area(&aabb) - area(&node.aabb);
                 self.nodes[n as usize].aabb = aabb;
                 if parent != NULL && !self.loose_flag[parent as usize] {
                     self.loose_flag[parent as usize] = true;
@@ -678,16 +722,17 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             }
             buckets[h].clear();
         }
+        self.area_internal += internal;
         self.loose_buckets = buckets;
     }
 
-    /// Re-inserts the leaves that [`update`](Self::update) moved out of their
-    /// fat boxes since the last call, each from the root by SAH cost, after
-    /// refitting the boxes that updates left loose. When
-    /// more than an eighth of all objects are pending (a whole scene is
-    /// moving), re-inserting them one by one costs more than keeping the
-    /// tree as it is: their leaves keep their places and their ancestors
-    /// are refitted (loose boxes made exact, each node once), so the
+    /// Brings the tree up to date with the fat boxes that
+    /// [`update`](Self::update) changed since the last call: each such leaf
+    /// is unlinked and re-inserted from the root by SAH cost with its new
+    /// box. When more than a 32nd of all objects are pending (a whole scene
+    /// is moving), re-inserting them one by one costs more than keeping the
+    /// tree as it is: their leaves keep their places, get their new boxes,
+    /// and their ancestors are refitted bottom-up, each node once, so the
     /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
     /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
     /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
@@ -696,21 +741,56 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// tree's SAH cost and restores the memory order of its nodes at an
     /// amortised cost of half a rebuild per `n` re-insertions.
     /// [`overlapping_pairs`](Self::overlapping_pairs)
-    /// calls this first; call it yourself when you update without asking for pairs.
+    /// calls this first; call it yourself when you update without asking for
+    /// pairs, and before many queries: until then, queries test the objects
+    /// that left their fat boxes one by one.
     pub fn settle(&mut self) {
-        self.refit_loose();
         if self.pending.is_empty() {
             return;
         }
         let n = self.slots.len();
-        if self.pending.len() > n / 8 {
-            if self.cost_ratio() > self.rebuilt_cost * REFIT_DRIFT {
-                self.rebuild();
-            } else {
-                for &slot in &self.pending {
-                    self.pending_flag[slot as usize] = false;
+        if self.pending.len() > n / BULK_FRACTION {
+            // Leaves keep their places: their new boxes are written and
+            // their ancestors refitted, each node once. The leaves are taken
+            // in node order (sorted by a radix sort), so the writes, and the
+            // parents they make loose, sweep the node array rather than jump
+            // around it.
+            let mut keys = core::mem::take(&mut self.settle_keys);
+            keys.clear();
+            for &slot in &self.pending {
+                let s = slot as usize;
+                self.pending_flag[s] = false;
+                if self.slots.is_live(s) {
+                    keys.push((u64::from(self.slots.link[s]) << 32) | u64::from(slot));
                 }
-                self.pending.clear();
+            }
+            radix_sort_high(&mut keys, &mut self.settle_scratch, self.nodes.len());
+            if !self.areas_valid {
+                (self.area_internal, self.area_leaves) = self.area_sums();
+                self.areas_valid = true;
+            }
+            let mut leaves = 0.0;
+            for &k in &keys {
+                let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
+                leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
+                self.nodes[leaf].aabb = self.fat[slot];
+                let parent = self.nodes[leaf].parent;
+                if parent != NULL {
+                    mark(&mut self.loose_flag, &mut self.loose, parent);
+                }
+            }
+            self.settle_keys = keys;
+            self.area_leaves += leaves;
+            self.pending.clear();
+            self.clear_stale();
+            self.refit_loose();
+            let cost = if self.area_leaves > 0.0 {
+                self.area_internal / self.area_leaves
+            } else {
+                0.0
+            };
+            if cost > self.rebuilt_cost * REFIT_DRIFT {
+                self.rebuild();
             }
             return;
         }
@@ -720,23 +800,35 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             return;
         }
         let pending = core::mem::take(&mut self.pending);
-        // Unlink them all first, so that no insertion is steered by the
-        // provisional boxes of the others.
+        // Unlink them all first, so that no insertion is steered by the old
+        // boxes of the others.
         for &slot in &pending {
             if self.slots.is_live(slot as usize) {
                 self.unlink_leaf(self.slots.link[slot as usize], false);
             }
         }
+        self.clear_stale();
         for &slot in &pending {
-            self.pending_flag[slot as usize] = false;
-            if self.slots.is_live(slot as usize) {
+            let s = slot as usize;
+            self.pending_flag[s] = false;
+            if self.slots.is_live(s) {
+                let leaf = self.slots.link[s];
+                self.nodes[leaf as usize].aabb = self.fat[s];
                 // The greedy descent alone: re-insertions are frequent, and
                 // the rebuilds bound the drift of the tree's cost.
-                self.insert_leaf(self.slots.link[slot as usize], false);
+                self.insert_leaf(leaf, false);
             }
         }
         self.pending = pending;
         self.pending.clear();
+    }
+
+    /// Forgets the stale slots (their leaves are being written).
+    pub(crate) fn clear_stale(&mut self) {
+        for &slot in &self.stale {
+            self.stale_flag[slot as usize] = false;
+        }
+        self.stale.clear();
     }
 
     /// Links an unlinked leaf (its fat box set) into the tree next to the
@@ -750,6 +842,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// As [`insert_leaf`](Self::insert_leaf), searching for the sibling in
     /// the subtree under `start` only.
     pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
+        self.areas_valid = false;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;
@@ -785,5 +878,40 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             p.child[k] = new_parent;
         }
         self.refit_upward(old_parent);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::radix_sort_high;
+
+    #[test]
+    fn radix_sort_high_is_a_stable_sort_by_the_high_half() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut scratch = Vec::new();
+        for (len, bound) in [
+            (0usize, 1usize),
+            (1, 1),
+            (100, 2),
+            (1000, 2047),
+            (1000, 2048),
+            (5000, 200_000),
+            (3000, 1 << 31),
+        ] {
+            let mut keys: Vec<u64> = (0..len)
+                .map(|i| ((next() % bound as u64) << 32) | i as u64)
+                .collect();
+            let mut expect = keys.clone();
+            // Stable: equal high halves keep their (increasing) low halves.
+            expect.sort_by_key(|k| k >> 32);
+            radix_sort_high(&mut keys, &mut scratch, bound);
+            assert_eq!(keys, expect, "len {len} bound {bound}");
+        }
     }
 }

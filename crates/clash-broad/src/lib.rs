@@ -23,6 +23,7 @@ mod error;
 mod handle;
 mod node_stack;
 mod pair_tracker;
+mod pair_tree;
 mod slots;
 mod sort_and_sweep;
 mod tree_broad_phase;

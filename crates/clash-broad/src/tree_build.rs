@@ -17,14 +17,21 @@ const SMALL: usize = 8;
 /// Subtrees with fewer leaves than this are built on the current thread.
 const PARALLEL_MIN: usize = 2048;
 
-#[derive(Clone, Copy)]
-struct Item<T: Scalar> {
+/// One leaf to place: its fat box, its object's slot, and scratch.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Item<T: Scalar> {
     aabb: Aabb<T>,
-    /// Twice the centroid: `min + max` (the factor does not change any split).
-    centroid: [T; 3],
     proxy: u32,
     /// Scratch: the bin of the item in the current split.
     bin: u32,
+}
+
+impl<T: Scalar> Item<T> {
+    /// Twice the centroid along axis `k` (the factor does not change any split).
+    #[inline(always)]
+    fn centroid(&self, k: usize) -> T {
+        self.aabb.min[k] + self.aabb.max[k]
+    }
 }
 
 /// Bounds of the centroids of a set of items.
@@ -40,20 +47,17 @@ impl<T: Scalar> Bounds<T> {
         hi: [T::NEG_INFINITY; 3],
     };
     #[inline]
-    fn grow(&mut self, c: &[T; 3]) {
-        self.join(&Self { lo: *c, hi: *c });
-    }
-    #[inline]
-    fn join(&mut self, o: &Self) {
+    fn grow(&mut self, it: &Item<T>) {
         for k in 0..3 {
-            self.lo[k] = self.lo[k].min_of(o.lo[k]);
-            self.hi[k] = self.hi[k].max_of(o.hi[k]);
+            let c = it.centroid(k);
+            self.lo[k] = self.lo[k].min_of(c);
+            self.hi[k] = self.hi[k].max_of(c);
         }
     }
     fn of(items: &[Item<T>]) -> Self {
         let mut b = Self::EMPTY;
         for it in items {
-            b.grow(&it.centroid);
+            b.grow(it);
         }
         b
     }
@@ -69,18 +73,17 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     pub fn rebuild(&mut self) {
         // The per-slot copies of the fat boxes, read in slot order.
         let fat = &self.fat;
-        let mut items: Vec<Item<T>> = (0..self.slots.capacity())
-            .filter(|&i| self.slots.is_live(i))
-            .map(|i| {
-                let aabb = fat[i];
-                Item {
-                    aabb,
-                    centroid: core::array::from_fn(|k| aabb.min[k] + aabb.max[k]),
+        let mut items = core::mem::take(&mut self.build_items);
+        items.clear();
+        items.extend(
+            (0..self.slots.capacity())
+                .filter(|&i| self.slots.is_live(i))
+                .map(|i| Item {
+                    aabb: fat[i],
                     proxy: i as u32,
                     bin: 0,
-                }
-            })
-            .collect();
+                }),
+        );
         self.free_node = NULL;
         self.churn = 0;
         // Every box is recomputed from the leaves.
@@ -92,31 +95,50 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             self.pending_flag[slot as usize] = false;
         }
         self.pending.clear();
+        self.clear_stale();
+        self.areas_valid = false;
         if items.is_empty() {
             self.nodes.clear();
             self.root = NULL;
             self.node_count = 0;
+            self.build_items = items;
             return;
         }
         let count = 2 * items.len() - 1;
-        let mut nodes = vec![Node::empty(); count];
-        let bounds = Bounds::of(&items);
-        build(&mut items, &mut nodes, 0, NULL, bounds);
+        // The old node array is the scratch of the next rebuild.
+        let mut nodes = core::mem::take(&mut self.build_nodes);
+        nodes.clear();
+        nodes.resize(count, Node::empty());
+        build(&mut items, &mut nodes, 0, NULL);
         for (n, node) in nodes.iter().enumerate() {
             if node.is_leaf() {
                 self.slots.link[node.proxy as usize] = n as u32;
             }
         }
-        self.nodes = nodes;
+        self.build_nodes = core::mem::replace(&mut self.nodes, nodes);
+        self.build_items = items;
         self.node_count = count;
         self.root = 0;
-        self.rebuilt_cost = self.cost_ratio();
+        (self.area_internal, self.area_leaves) = self.area_sums();
+        self.areas_valid = true;
+        self.rebuilt_cost = if self.area_leaves > 0.0 {
+            self.area_internal / self.area_leaves
+        } else {
+            0.0
+        };
     }
 
     /// The tree's SAH cost as a scale-free ratio: the sum of the internal
     /// nodes' areas over the sum of the leaves' (fat box) areas. Constant
     /// under uniform scaling; grows as refitted boxes drift apart.
     pub fn cost_ratio(&self) -> f64 {
+        let (internal, leaves) = self.area_sums();
+        if leaves > 0.0 { internal / leaves } else { 0.0 }
+    }
+
+    /// The sums of the surface areas of the internal nodes and of the
+    /// leaves, in `f64`.
+    pub(crate) fn area_sums(&self) -> (f64, f64) {
         let (mut internal, mut leaves) = (0.0f64, 0.0f64);
         for node in &self.nodes {
             if node.height == crate::dynamic_tree::FREE {
@@ -129,20 +151,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 internal += a;
             }
         }
-        if leaves > 0.0 { internal / leaves } else { 0.0 }
+        (internal, leaves)
     }
 }
 
 /// Builds the subtree of `items` into `nodes` (exactly `2 len - 1` of them,
-/// the subtree root first), where `nodes[0]` has global index `base`;
-/// `bounds` are the bounds of the items' centroids.
-fn build<T: Scalar>(
-    items: &mut [Item<T>],
-    nodes: &mut [Node<T>],
-    base: u32,
-    parent: u32,
-    bounds: Bounds<T>,
-) {
+/// the subtree root first), where `nodes[0]` has global index `base`.
+fn build<T: Scalar>(items: &mut [Item<T>], nodes: &mut [Node<T>], base: u32, parent: u32) {
     if items.len() == 1 {
         let it = items[0];
         nodes[0] = Node {
@@ -154,19 +169,19 @@ fn build<T: Scalar>(
         };
         return;
     }
-    let (m, lb, rb) = split(items, &bounds);
+    let m = split(items);
     let (root, rest) = nodes.split_first_mut().expect("at least three nodes");
     let (left_nodes, right_nodes) = rest.split_at_mut(2 * m - 1);
     let (left_items, right_items) = items.split_at_mut(m);
     let (left, right) = (base + 1, base + 2 * m as u32);
     if left_items.len() + right_items.len() >= PARALLEL_MIN {
         rayon::join(
-            || build(left_items, left_nodes, left, base, lb),
-            || build(right_items, right_nodes, right, base, rb),
+            || build(left_items, left_nodes, left, base),
+            || build(right_items, right_nodes, right, base),
         );
     } else {
-        build(left_items, left_nodes, left, base, lb);
-        build(right_items, right_nodes, right, base, rb);
+        build(left_items, left_nodes, left, base);
+        build(right_items, right_nodes, right, base);
     }
     let (l, r) = (&left_nodes[0], &right_nodes[0]);
     *root = Node {
@@ -178,21 +193,18 @@ fn build<T: Scalar>(
     };
 }
 
-/// Partitions `items` (at least two, with centroid bounds `bounds`) by the
-/// cheapest binned SAH split along the axis of largest centroid extent and
-/// returns the size of the left part (in `1..len`) and the centroid bounds
-/// of both parts. Nodes of at most [`SMALL`] items are split by the exact
-/// sweep of [`sweep_split`] instead. Falls back to a median split when all
-/// centroids coincide.
-fn split<T: Scalar>(items: &mut [Item<T>], bounds: &Bounds<T>) -> (usize, Bounds<T>, Bounds<T>) {
+/// Partitions `items` (at least two) by the cheapest binned SAH split along
+/// the axis of largest centroid extent and returns the size of the left
+/// part (in `1..len`). Nodes of at most [`SMALL`] items are split by the
+/// exact sweep of [`sweep_split`] instead. Falls back to a median split when
+/// all centroids coincide.
+fn split<T: Scalar>(items: &mut [Item<T>]) -> usize {
     let n = items.len();
-    let halves =
-        |items: &[Item<T>], m: usize| (m, Bounds::of(&items[..m]), Bounds::of(&items[m..]));
     if n == 2 {
-        // Every split of two items gives the same tree (the bounds of single
-        // items are not used).
-        return (1, Bounds::EMPTY, Bounds::EMPTY);
+        // Every split of two items gives the same tree.
+        return 1;
     }
+    let bounds = Bounds::of(items);
     let (lo, hi) = (&bounds.lo, &bounds.hi);
     // Bin along the axis of largest centroid extent only (Wald 2007): a third
     // of the work of binning all three axes, at a small cost in quality.
@@ -208,11 +220,10 @@ fn split<T: Scalar>(items: &mut [Item<T>], bounds: &Bounds<T>) -> (usize, Bounds
     let extent = ext(axis);
     if !extent.is_finite() || extent <= 0.0 {
         // All centroids coincide (or overflow).
-        return halves(items, n / 2);
+        return n / 2;
     }
     if n <= SMALL {
-        let m = sweep_split(items, axis);
-        return halves(items, m);
+        return sweep_split(items, axis);
     }
     // Small nodes get fewer bins: the fixed cost of the sweeps dominates there.
     let nb = BINS.min(n);
@@ -226,7 +237,7 @@ fn split<T: Scalar>(items: &mut [Item<T>], bounds: &Bounds<T>) -> (usize, Bounds
     let mut counts = [0u32; BINS];
     let mut boxes = [empty; BINS];
     for it in items.iter_mut() {
-        let b = bin(it.centroid[axis].to_f64(), lo_a, scale, nb);
+        let b = bin(it.centroid(axis).to_f64(), lo_a, scale, nb);
         it.bin = b as u32;
         counts[b] += 1;
         boxes[b] = union(&boxes[b], &it.aabb);
@@ -267,24 +278,19 @@ fn split<T: Scalar>(items: &mut [Item<T>], bounds: &Bounds<T>) -> (usize, Bounds
     }
     match best {
         Some((_, left_bins)) => {
+            // In-place partition without a branch per item (the side of an
+            // item is unpredictable): every item is swapped to the end of the
+            // left part, which grows only when the item belongs to it
+            // (Lomuto's scheme; a right item swaps with a right item).
             let mut i = 0;
-            let mut j = n;
-            let (mut lb, mut rb) = (Bounds::EMPTY, Bounds::EMPTY);
-            // In-place partition: bins below `left_bins` go first. Each item
-            // is classified once, where its side's centroid bounds grow.
-            while i < j {
-                if (items[i].bin as usize) < left_bins {
-                    lb.grow(&items[i].centroid);
-                    i += 1;
-                } else {
-                    rb.grow(&items[i].centroid);
-                    j -= 1;
-                    items.swap(i, j);
-                }
+            for j in 0..n {
+                let left = usize::from((items[j].bin as usize) < left_bins);
+                items.swap(i, j);
+                i += left;
             }
-            (i, lb, rb)
+            i
         }
-        None => halves(items, n / 2),
+        None => n / 2,
     }
 }
 
@@ -294,7 +300,7 @@ fn sweep_split<T: Scalar>(items: &mut [Item<T>], axis: usize) -> usize {
     let n = items.len();
     for i in 1..n {
         let mut j = i;
-        while j > 0 && items[j].centroid[axis] < items[j - 1].centroid[axis] {
+        while j > 0 && items[j].centroid(axis) < items[j - 1].centroid(axis) {
             items.swap(j, j - 1);
             j -= 1;
         }

@@ -1,13 +1,17 @@
-//! All overlapping pairs of a dynamic tree. The first enumeration traverses
-//! the tree against itself (the bounding volume test tree of RTCD §6.3.2,
-//! specialised to one tree: each node is tested against itself once and its
-//! two children against each other). Later ones are incremental, as in
-//! Box2D's broad phase: the pairs of fat boxes are kept, and only objects
-//! whose fat box changed since are queried again; when many changed (a
-//! whole scene moving), one traversal of the tree against itself is cheaper
-//! than the queries and is done instead.
-use crate::aabb_ops::overlaps;
+//! All overlapping pairs of a dynamic tree. The fat-box pairs are kept
+//! from one search to the next (Box2D's broad phase keeps them too): pairs
+//! of objects whose fat boxes did not change still overlap, so only pairs
+//! with a changed member are searched again. Few changes (up to an eighth
+//! of the objects): one box query per changed object on the tree. More:
+//! the tree is copied into its compact 4-wide form (`pair_tree`), and up to
+//! a quarter one query per changed object runs on the copy; beyond, the
+//! copy is traversed against itself (the bounding volume test tree of RTCD
+//! §6.3.2, specialised to one tree: each node is tested against itself
+//! once and its children against each other), skipping pairs of unchanged
+//! subtrees.
+use crate::aabb_ops::overlaps_finite;
 use crate::dynamic_tree::Node;
+use crate::pair_tree::{PairTask, round_down, round_up};
 use crate::slots::NULL;
 use crate::{DynamicTree, ProxyPair};
 use clash_bv::Aabb;
@@ -27,10 +31,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let mut keys = core::mem::take(&mut self.pair_keys);
         keys.clear();
         let aabb = &self.slots.aabb;
+        // Tight boxes are finite (checked on insertion and update).
         keys.extend(
             self.fat_pairs
                 .iter()
-                .filter(|&&(a, b)| overlaps(&aabb[a as usize], &aabb[b as usize]))
+                .filter(|&&(a, b)| overlaps_finite(&aabb[a as usize], &aabb[b as usize]))
                 .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
         );
         sort_keys(
@@ -49,10 +54,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Brings `fat_pairs` up to date with the current fat boxes.
     fn update_fat_pairs(&mut self) {
         let mut pairs = core::mem::take(&mut self.fat_pairs);
-        // When many fat boxes changed, one traversal of the tree against
-        // itself is cheaper than one query per changed object.
-        if !self.fat_pairs_valid || self.moved.len() > self.slots.len() / 8 {
-            self.collect_fat_pairs(&mut pairs);
+        if !self.fat_pairs_valid {
+            pairs.clear();
+            self.search_pairs(&mut pairs, true);
         } else {
             // Pairs between unchanged live objects still overlap: their fat boxes did not change.
             let (slots, flags) = (&self.slots, &self.moved_flag);
@@ -60,20 +64,24 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pairs.retain(|&(a, b)| {
                 slots.is_live(a as usize) && slots.is_live(b as usize) && !moved(a) && !moved(b)
             });
-            let mut stack = core::mem::take(&mut self.query_stack);
-            for &m in &self.moved {
-                if !self.slots.is_live(m as usize) {
-                    continue;
-                }
-                let fat = &self.fat[m as usize];
-                query(&self.nodes, self.root, fat, &mut stack, |o| {
-                    // A pair of two changed objects is found from the smaller slot's side only.
-                    if o != m && !(o < m && moved(o)) {
-                        pairs.push((m.min(o), m.max(o)));
+            if self.moved.len() > self.slots.len() / SEARCH_FRACTION {
+                self.search_pairs(&mut pairs, false);
+            } else {
+                let mut stack = core::mem::take(&mut self.query_stack);
+                for &m in &self.moved {
+                    if !self.slots.is_live(m as usize) {
+                        continue;
                     }
-                });
+                    let fat = &self.fat[m as usize];
+                    query(&self.nodes, self.root, fat, &mut stack, |o| {
+                        // A pair of two changed objects is found from the smaller slot's side only.
+                        if o != m && !(o < m && moved(o)) {
+                            pairs.push((m.min(o), m.max(o)));
+                        }
+                    });
+                }
+                self.query_stack = stack;
             }
-            self.query_stack = stack;
         }
         for &m in &self.moved {
             if let Some(f) = self.moved_flag.get_mut(m as usize) {
@@ -85,152 +93,117 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.fat_pairs_valid = true;
     }
 
-    /// Collects into `pairs` (cleared first; each pair smaller slot first)
-    /// every pair of distinct leaves whose fat boxes overlap, by traversing
-    /// the tree against itself. The traversal is cut into independent tasks
-    /// (a node against itself, two sibling subtrees against each other),
-    /// run in parallel (rayon) for large trees; each task has its own
-    /// scratch, kept across calls, and the tasks' pairs are concatenated in
-    /// task order, so the result does not depend on the number of threads.
-    fn collect_fat_pairs(&mut self, pairs: &mut Vec<(u32, u32)>) {
-        pairs.clear();
-        if self.root == NULL {
+    /// Appends to `pairs` (each pair smaller slot first) every pair of
+    /// distinct leaves whose fat boxes overlap and of which at least one
+    /// changed since the last search (every pair when `all`), by a
+    /// traversal of the tree's compact copy against itself. For large trees
+    /// the traversal is cut into independent tasks (the entries left after
+    /// visiting the top of the tree breadth-first) run in parallel (rayon);
+    /// each task has its own scratch, kept across calls, and the pairs are
+    /// joined in task order, so the result does not depend on the number of
+    /// threads.
+    fn search_pairs(&mut self, pairs: &mut Vec<(u32, u32)>, all: bool) {
+        let flags = &self.moved_flag;
+        self.pair_tree.build(&self.nodes, self.root, |s| {
+            all || flags.get(s as usize).copied().unwrap_or(false)
+        });
+        let tree = &self.pair_tree.nodes[..];
+        if tree.is_empty() {
             return;
         }
-        let nodes = &self.nodes[..];
-        // Cut: replace the self pair of the tallest node by its children's
-        // self pairs and their pair, while the pieces are large.
-        let mut starts = core::mem::take(&mut self.task_starts);
-        starts.clear();
-        starts.push((self.root, self.root));
-        let parallel = self.slots.len() >= PARALLEL_PAIRS;
-        while parallel && starts.len() < PAIR_TASKS {
-            let Some(k) = (0..starts.len())
-                .filter(|&k| starts[k].0 == starts[k].1)
-                .max_by_key(|&k| (nodes[starts[k].0 as usize].height, core::cmp::Reverse(k)))
-            else {
-                break;
-            };
-            let n = starts[k].0;
-            if nodes[n as usize].height < 4 {
-                break;
+        if !all && self.moved.len() <= self.slots.len() / COPY_QUERY_FRACTION {
+            // A share of the objects changed: below the top levels most
+            // subtrees hold a changed leaf, and one query per changed object
+            // on the compact copy visits fewer nodes than the traversal.
+            let mut stack = core::mem::take(&mut self.query_stack);
+            for &m in &self.moved {
+                if !self.slots.is_live(m as usize) {
+                    continue;
+                }
+                let f = &self.fat[m as usize];
+                let lo = [
+                    round_down(f.min.x),
+                    round_down(f.min.y),
+                    round_down(f.min.z),
+                ];
+                let hi = [round_up(f.max.x), round_up(f.max.y), round_up(f.max.z)];
+                self.pair_tree.query(&lo, &hi, &mut stack, |o| {
+                    // A pair of two changed objects is found from the smaller slot's side only.
+                    if o != m && !(o < m && flags.get(o as usize).copied().unwrap_or(false)) {
+                        pairs.push((m.min(o), m.max(o)));
+                    }
+                });
             }
-            let [l, r] = nodes[n as usize].child;
-            starts[k] = (l, r);
-            starts.push((l, l));
-            starts.push((r, r));
+            self.query_stack = stack;
+            return;
         }
-        let mut tasks = core::mem::take(&mut self.pair_tasks);
-        if tasks.len() < starts.len() {
-            tasks.resize_with(starts.len(), PairTask::default);
+        let tasks = &mut self.pair_tasks;
+        if tasks.is_empty() {
+            tasks.push(PairTask::default());
         }
-        let tasks_used = &mut tasks[..starts.len()];
-        for (t, &s) in tasks_used.iter_mut().zip(&starts) {
-            t.start = s;
+        let (head, rest) = tasks.split_at_mut(1);
+        let main = &mut head[0];
+        main.reset();
+        if self.slots.len() < PARALLEL_PAIRS {
+            main.stack.push((0, 0));
+            main.run(tree);
+            pairs.extend_from_slice(main.pairs.as_slice());
+            return;
         }
-        if parallel {
+        // The top of the tree, breadth-first, until there are enough entries
+        // (the leaf entries met on the way are done here too).
+        let front = &mut self.task_starts;
+        front.clear();
+        front.push((0, 0));
+        let mut next = 0;
+        while next < front.len() && front.len() - next < PAIR_TASKS {
+            main.visit(tree, front[next]);
+            next += 1;
+            main.stack.drain_into(front);
+        }
+        main.run(tree);
+        let starts = &front[next..];
+        let count = starts.len().min(rest.len());
+        for (t, &s) in rest.iter_mut().zip(starts) {
+            t.reset();
+            t.stack.push(s);
+        }
+        // Tasks beyond the kept ones get new scratch (once).
+        let mut extra: Vec<PairTask> = starts[count..]
+            .iter()
+            .map(|&s| {
+                let mut t = PairTask::default();
+                t.stack.push(s);
+                t
+            })
+            .collect();
+        {
             use rayon::prelude::*;
-            tasks_used.par_iter_mut().for_each(|t| t.run(nodes));
-        } else {
-            for t in tasks_used.iter_mut() {
-                t.run(nodes);
-            }
+            rest[..count]
+                .par_iter_mut()
+                .chain(extra.par_iter_mut())
+                .for_each(|t| t.run(tree));
         }
-        for t in tasks_used.iter() {
-            pairs.extend_from_slice(&t.pairs);
+        pairs.extend_from_slice(main.pairs.as_slice());
+        for t in rest[..count].iter().chain(&extra) {
+            pairs.extend_from_slice(t.pairs.as_slice());
         }
-        self.pair_tasks = tasks;
-        self.task_starts = starts;
+        tasks.append(&mut extra);
     }
 }
 
 /// Trees with fewer objects than this are traversed on the current thread.
 const PARALLEL_PAIRS: usize = 4096;
-/// Number of tasks the traversal of a large tree is cut into.
+/// Number of tasks the traversal of a large tree is cut into (at least).
 const PAIR_TASKS: usize = 16;
-
-/// One independent piece of the traversal of the tree against itself, with
-/// its scratch and output.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct PairTask {
-    /// A node against itself (`a == b`), or two distinct nodes, neither an
-    /// ancestor of the other.
-    start: (u32, u32),
-    /// The pairs found, smaller slot first.
-    pairs: Vec<(u32, u32)>,
-    stack: Vec<(u32, u32)>,
-    queue: Vec<u32>,
-}
-
-impl PairTask {
-    /// Finds every pair of distinct leaves under `start` (one under each
-    /// node when they differ) whose fat boxes overlap. A pair of internal
-    /// nodes opens both (their four pairs of children are tested: fewer
-    /// tests and stack operations than opening the larger node, RTCD
-    /// §6.3.1); children are tested before they are pushed, so the stack
-    /// only holds overlapping pairs of internal nodes, and a leaf met by a
-    /// subtree is looked up in it by a plain box query.
-    fn run<T: Scalar>(&mut self, nodes: &[Node<T>]) {
-        let (pairs, stack, queue) = (&mut self.pairs, &mut self.stack, &mut self.queue);
-        pairs.clear();
-        stack.clear();
-        let mut f = |a: u32, b: u32| pairs.push((a.min(b), a.max(b)));
-        let (a, b) = self.start;
-        if a == b {
-            stack.push((a, a));
-        } else {
-            meet(nodes, a, b, stack, queue, &mut f);
-        }
-        while let Some((a, b)) = stack.pop() {
-            let na = &nodes[a as usize];
-            let [a0, a1] = na.child;
-            if a == b {
-                if na.is_leaf() {
-                    continue;
-                }
-                if !nodes[a0 as usize].is_leaf() {
-                    stack.push((a0, a0));
-                }
-                if !nodes[a1 as usize].is_leaf() {
-                    stack.push((a1, a1));
-                }
-                meet(nodes, a0, a1, stack, queue, &mut f);
-                continue;
-            }
-            // Two overlapping internal nodes, neither an ancestor of the other.
-            let [b0, b1] = nodes[b as usize].child;
-            meet(nodes, a0, b0, stack, queue, &mut f);
-            meet(nodes, a0, b1, stack, queue, &mut f);
-            meet(nodes, a1, b0, stack, queue, &mut f);
-            meet(nodes, a1, b1, stack, queue, &mut f);
-        }
-    }
-}
-
-/// The pair of distinct nodes `x` and `y` (neither an ancestor of the
-/// other) in a traversal of the tree against itself: nothing when their
-/// boxes are disjoint; otherwise two leaves are reported, a leaf and a
-/// subtree are resolved by a query, and two internal nodes are pushed.
-#[inline(always)]
-fn meet<T: Scalar>(
-    nodes: &[Node<T>],
-    x: u32,
-    y: u32,
-    stack: &mut Vec<(u32, u32)>,
-    queue: &mut Vec<u32>,
-    f: &mut impl FnMut(u32, u32),
-) {
-    let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-    if !overlaps(&nx.aabb, &ny.aabb) {
-        return;
-    }
-    match (nx.is_leaf(), ny.is_leaf()) {
-        (true, true) => f(nx.proxy, ny.proxy),
-        (true, false) => query_below(nodes, y, &nx.aabb, queue, |o| f(nx.proxy, o)),
-        (false, true) => query_below(nodes, x, &ny.aabb, queue, |o| f(ny.proxy, o)),
-        (false, false) => stack.push((x, y)),
-    }
-}
+/// When more than `1 / SEARCH_FRACTION` of the objects changed their fat
+/// boxes, the pairs are searched on the tree's compact copy rather than by
+/// one query per changed object on the tree itself.
+const SEARCH_FRACTION: usize = 8;
+/// Up to `1 / COPY_QUERY_FRACTION` of the objects changed, the search on
+/// the copy is one query per changed object; beyond, a traversal of the
+/// copy against itself.
+const COPY_QUERY_FRACTION: usize = 4;
 
 /// Calls `f(slot)` for every leaf of the tree rooted at `root` whose fat box
 /// overlaps `b`. `stack` is scratch.
@@ -246,7 +219,7 @@ fn query<T: Scalar>(
         return;
     }
     let n = &nodes[root as usize];
-    if !overlaps(&n.aabb, b) {
+    if !overlaps_finite(&n.aabb, b) {
         return;
     }
     if n.is_leaf() {
@@ -271,7 +244,7 @@ fn query_below<T: Scalar>(
     while let Some(n) = stack.pop() {
         for c in nodes[n as usize].child {
             let nc = &nodes[c as usize];
-            if overlaps(&nc.aabb, b) {
+            if overlaps_finite(&nc.aabb, b) {
                 if nc.is_leaf() {
                     f(nc.proxy);
                 } else {

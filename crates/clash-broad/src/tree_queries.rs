@@ -132,6 +132,26 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         let slab = RaySlab::new(ray, max_t);
         let mut best: Option<RayHit<T>> = None;
+        let mut try_leaf = |slot: u32, best: &mut Option<RayHit<T>>| {
+            let Some(t_box) = slab.entry(&self.slots.aabb[slot as usize]) else {
+                return;
+            };
+            if best.is_some_and(|b| t_box > b.t) {
+                return;
+            }
+            let handle = self.slots.handle(slot);
+            if let Some(t) = hit(handle, t_box).filter(|t| *t <= max_t) {
+                let h = RayHit { handle, t };
+                if best.is_none_or(|b| closer(&h, &b)) {
+                    *best = Some(h);
+                }
+            }
+        };
+        // Objects whose leaves do not hold their current fat box yet are
+        // tested first, and skipped in the tree.
+        for &slot in &self.stale {
+            try_leaf(slot, &mut best);
+        }
         let mut stack = NodeStack::new();
         stack.push(self.root);
         while let Some(n) = stack.pop() {
@@ -143,19 +163,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 continue;
             }
             if node.is_leaf() {
-                let slot = node.proxy;
-                let Some(t_box) = slab.entry(&self.slots.aabb[slot as usize]) else {
-                    continue;
-                };
-                if best.is_some_and(|b| t_box > b.t) {
-                    continue;
-                }
-                let handle = self.slots.handle(slot);
-                if let Some(t) = hit(handle, t_box).filter(|t| *t <= max_t) {
-                    let h = RayHit { handle, t };
-                    if best.is_none_or(|b| closer(&h, &b)) {
-                        best = Some(h);
-                    }
+                if !self.is_stale(node.proxy) {
+                    try_leaf(node.proxy, &mut best);
                 }
                 continue;
             }
@@ -181,7 +190,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     }
 
     /// Depth-first visit of the leaves whose fat boxes (and all ancestors')
-    /// pass `enter`; `leaf` gets the slot index.
+    /// pass `enter`; `leaf` gets the slot index. Objects whose leaves still
+    /// hold an old fat box (moved since the last [`settle`](Self::settle))
+    /// are skipped in the tree and visited afterwards by their current fat
+    /// box.
     fn visit(&self, enter: impl Fn(&Aabb<T>) -> bool, mut leaf: impl FnMut(u32)) {
         if self.root == NULL {
             return;
@@ -194,11 +206,24 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 continue;
             }
             if node.is_leaf() {
-                leaf(node.proxy);
+                if !self.is_stale(node.proxy) {
+                    leaf(node.proxy);
+                }
             } else {
                 stack.push(node.child[1]);
                 stack.push(node.child[0]);
             }
         }
+        for &slot in &self.stale {
+            if enter(&self.fat[slot as usize]) {
+                leaf(slot);
+            }
+        }
+    }
+
+    /// Does slot `slot`'s leaf still hold an old fat box?
+    #[inline]
+    fn is_stale(&self, slot: u32) -> bool {
+        !self.stale.is_empty() && self.stale_flag.get(slot as usize).copied().unwrap_or(false)
     }
 }

@@ -8,14 +8,15 @@ use clash_math::Scalar;
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// Checks every structural invariant, in O(n):
     /// parent and child links agree; every internal node has two children
-    /// and its box is exactly the union of theirs (a node that an
-    /// [`update`](Self::update) since the last [`settle`](Self::settle)
-    /// enlarged, and so marked loose, may be larger: it must contain the
-    /// union); heights are consistent; the per-object copy of each fat box
-    /// equals its leaf's box;
-    /// every live object has exactly one leaf, reachable from the root, that
-    /// points back at it and whose fat box contains its tight box; every
-    /// other node is on the free list exactly once; all boxes are finite.
+    /// and its box is exactly the union of theirs; heights are consistent;
+    /// the per-object copy of each fat box equals its leaf's box, except for
+    /// the objects that [`update`](Self::update) gave a new fat box since
+    /// the last [`settle`](Self::settle) (their leaves keep the old one
+    /// until then), which are listed as stale exactly once, live and
+    /// pending; every live object has exactly one leaf, reachable from the
+    /// root, that points back at it, and its fat box contains its tight box;
+    /// every other node is on the free list exactly once; all boxes are
+    /// finite.
     ///
     /// # Errors
     /// [`BroadPhaseError::InvariantViolated`] naming the first broken invariant.
@@ -23,6 +24,21 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let bad =
             |node: u32, what: &'static str| Err(BroadPhaseError::InvariantViolated { node, what });
         self.slots.validate()?;
+        // Stale slots: listed once each, flagged, live and pending.
+        let flagged = self.stale_flag.iter().filter(|&&f| f).count();
+        if flagged != self.stale.len() {
+            return bad(NULL, "stale list and flags disagree");
+        }
+        for &s in &self.stale {
+            let k = s as usize;
+            if !self.stale_flag.get(k).copied().unwrap_or(false)
+                || k >= self.slots.capacity()
+                || !self.slots.is_live(k)
+                || !self.pending_flag.get(k).copied().unwrap_or(false)
+            {
+                return bad(s, "stale slot not flagged, not live or not pending");
+            }
+        }
         let n = self.nodes.len();
         let mut seen = vec![false; n];
         let mut leaves = 0usize;
@@ -65,10 +81,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     {
                         return bad(i, "leaf and object slot do not point at each other");
                     }
-                    if self.fat.get(slot) != Some(&node.aabb) {
+                    // A leaf that `update` gave a new fat box keeps the old
+                    // one until `settle`; it must then be listed as stale.
+                    let stale = self.stale_flag.get(slot).copied().unwrap_or(false);
+                    if !stale && self.fat.get(slot) != Some(&node.aabb) {
                         return bad(i, "per-slot fat box differs from the leaf's box");
                     }
-                    if !contains(&node.aabb, &self.slots.aabb[slot]) {
+                    if !contains(&self.fat[slot], &self.slots.aabb[slot]) {
                         return bad(i, "fat box does not contain the tight box");
                     }
                 } else {
@@ -83,11 +102,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     if na.parent != i || nb.parent != i {
                         return bad(i, "child does not point back at its parent");
                     }
-                    let exact = union(&na.aabb, &nb.aabb);
-                    // Only a node marked loose (between updates and the next
-                    // settle) may be larger than the union of its children.
-                    let loose = self.loose_flag.get(i as usize).copied().unwrap_or(false);
-                    if exact != node.aabb && !(loose && contains(&node.aabb, &exact)) {
+                    if union(&na.aabb, &nb.aabb) != node.aabb {
                         return bad(i, "box is not the union of the children's boxes");
                     }
                     if na.height == FREE
@@ -99,6 +114,15 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     stack.push(a);
                     stack.push(b);
                 }
+            }
+        }
+        // The area sums that `settle` keeps up to date, when valid, equal
+        // a fresh summation up to rounding (unless areas overflow `f64`).
+        let (internal, leaf) = self.area_sums();
+        if self.areas_valid && internal.is_finite() && leaf.is_finite() {
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-300);
+            if !close(internal, self.area_internal) || !close(leaf, self.area_leaves) {
+                return bad(self.root, "kept area sums differ from the tree's");
             }
         }
         if leaves != self.slots.len() {

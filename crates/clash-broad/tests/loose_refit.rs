@@ -1,8 +1,10 @@
-//! The state between `update` and the next `settle`: leaves that left their
-//! fat boxes have their ancestors enlarged (loose boxes), and the refit to
-//! exact unions is deferred. These tests check that the tree stays valid and
-//! every answer exact in that state, and across insertions, removals,
-//! teleports and steps where many objects move at once, in f32 and f64.
+//! The state between `update` and the next `settle`: objects that left
+//! their fat boxes have new fat boxes, but their leaves keep the old ones
+//! (they are *stale*: queries test them apart from the tree), and their
+//! re-insertion, or the refit of their ancestors, is deferred to `settle`.
+//! These tests check that the tree stays valid and every answer exact in
+//! that state, and across insertions, removals, teleports and steps where
+//! many objects move at once, in f32 and f64.
 use clash_broad::{DynamicTree, PairTracker, ProxyHandle, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::{Point3, Ray, Scalar, Vector3};
@@ -71,10 +73,15 @@ fn check_queries<T: Scalar>(
 }
 
 /// A simulation whose moves come in waves: on some steps nearly every
-/// object leaves its fat box (the bulk path of `settle`), on others a few
-/// do (re-insertion one by one). Objects are inserted and removed between
-/// updates, while nodes are loose, and some teleport.
+/// object leaves its fat box (the bulk path of `settle`), on others a share
+/// `calm` does (a tenth: the bulk path too; a hundredth: re-insertion one by
+/// one). Objects are inserted and removed between updates, while nodes are
+/// loose, and some teleport.
 fn waves<T: Scalar>(objects: usize, steps: usize, seed: u64) -> usize {
+    waves_with::<T>(objects, steps, seed, 0.1)
+}
+
+fn waves_with<T: Scalar>(objects: usize, steps: usize, seed: u64, calm: f64) -> usize {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let side = 2.0 * (objects as f64).cbrt() + 1.0;
     let mut tree = DynamicTree::<T, usize>::new(T::lit(0.05)).unwrap();
@@ -99,7 +106,7 @@ fn waves<T: Scalar>(objects: usize, steps: usize, seed: u64) -> usize {
     }
     for step in 0..steps {
         // Every third step moves (almost) everything; the others a tenth.
-        let share = if step % 3 == 0 { 0.95 } else { 0.1 };
+        let share = if step % 3 == 0 { 0.95 } else { calm };
         let mut i = 0;
         while i < bodies.len() {
             let r: f64 = rng.random_range(0.0..1.0);
@@ -179,6 +186,12 @@ fn waves_of_moves_f32() {
 #[test]
 fn waves_of_moves_f64() {
     assert!(waves::<f64>(400, 60, 22) > 1000);
+}
+
+#[test]
+fn waves_and_few_moves_f32_f64() {
+    assert!(waves_with::<f32>(1000, 45, 24, 0.01) > 1000);
+    assert!(waves_with::<f64>(1000, 45, 25, 0.01) > 1000);
 }
 
 #[test]
@@ -269,10 +282,10 @@ fn removing_a_proxy_with_candidate_pairs_and_loose_ancestors() {
 
 #[test]
 fn settle_makes_every_box_exact_again() {
-    // After `settle` the loose boxes are gone: the tree equals, box for box,
-    // what a refit of the same topology gives, so its area is that of a tree
-    // whose internal boxes are exact unions (checked by `validate`, which
-    // accepts a box larger than its children's union only while loose).
+    // Between updates and `settle` the tree is not touched (moved objects
+    // are stale); after `settle` every internal box is the exact union of
+    // its children's (checked by `validate`) and the tree is close to a
+    // fresh build.
     let mut rng = ChaCha8Rng::seed_from_u64(24);
     let mut tree = DynamicTree::<f64, ()>::new(0.1).unwrap();
     let n = 2000;
@@ -291,7 +304,7 @@ fn settle_makes_every_box_exact_again() {
         .collect();
     tree.settle();
     let before = tree.total_internal_area();
-    // Everything moves out and back: loose boxes grow, exact ones would not.
+    // Everything moves out and back.
     for (c, h) in centers.iter_mut().zip(&handles) {
         c[0] += 1.0;
         tree.update(*h, cube(*c, 0.4), Vector3::zeros()).unwrap();
@@ -301,9 +314,10 @@ fn settle_makes_every_box_exact_again() {
         tree.update(*h, cube(*c, 0.4), Vector3::zeros()).unwrap();
     }
     tree.validate().unwrap();
-    assert!(
-        tree.total_internal_area() > before,
-        "loose boxes are larger"
+    assert_eq!(
+        tree.total_internal_area(),
+        before,
+        "updates leave the tree's boxes as they were"
     );
     tree.settle();
     tree.validate().unwrap();
@@ -311,4 +325,62 @@ fn settle_makes_every_box_exact_again() {
     fresh.rebuild();
     let ratio = tree.total_internal_area() / fresh.total_internal_area();
     assert!(ratio < 1.2, "settled tree area over a fresh build: {ratio}");
+}
+
+#[test]
+fn stale_objects_removed_reused_and_queried_before_settle() {
+    // Objects that left their fat boxes keep their old leaf boxes until
+    // `settle`: queries must find them at their new places, and a removed
+    // stale object must not linger (its slot is reused by a new object,
+    // which may itself become stale).
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    for round in 0..40 {
+        let mut tree = DynamicTree::<f32, usize>::new(0.05).unwrap();
+        let mut boxes = BTreeMap::new();
+        let mut live = Vec::new();
+        for id in 0..30 {
+            let c = [0; 3].map(|_| rng.random_range(0.0..6.0));
+            let h = tree.insert(cube(c, 0.5), id).unwrap();
+            boxes.insert(h, cube::<f32>(c, 0.5));
+            live.push(h);
+        }
+        tree.settle();
+        for op in 0..60 {
+            let i = rng.random_range(0..live.len());
+            match rng.random_range(0..4) {
+                0 => {
+                    let h = live.swap_remove(i);
+                    tree.remove(h).unwrap();
+                    boxes.remove(&h);
+                }
+                1 => {
+                    let c = [0; 3].map(|_| rng.random_range(0.0..6.0));
+                    let h = tree.insert(cube(c, 0.4), 100 + op).unwrap();
+                    boxes.insert(h, cube::<f32>(c, 0.4));
+                    live.push(h);
+                }
+                _ => {
+                    // A jump: far outside the fat box.
+                    let c = [0; 3].map(|_| rng.random_range(0.0..6.0));
+                    tree.update(live[i], cube(c, 0.5), Vector3::zeros())
+                        .unwrap();
+                    boxes.insert(live[i], cube::<f32>(c, 0.5));
+                }
+            }
+            tree.validate().unwrap();
+            check_queries(&tree, &boxes, &mut rng, 6.0);
+            if live.len() < 5 {
+                break;
+            }
+        }
+        if round % 2 == 0 {
+            tree.settle();
+            tree.validate().unwrap();
+            check_queries(&tree, &boxes, &mut rng, 6.0);
+        }
+        let mut pairs = Vec::new();
+        tree.overlapping_pairs(&mut pairs);
+        assert_eq!(pairs, brute_pairs(&boxes));
+        tree.validate().unwrap();
+    }
 }

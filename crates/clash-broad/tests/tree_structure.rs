@@ -98,6 +98,61 @@ fn fat_box_absorbs_small_moves_and_reinserts_large_ones() {
     tree.validate().unwrap();
 }
 
+/// `update` keeps the fat box exactly when the documented rule says so:
+/// the new tight box lies in it, and it lies in the new fat box (margin,
+/// stretched by `prediction * displacement`) grown by `4 margin +
+/// prediction * reach` on every side. Moves of every size, displacements
+/// small and large, margins from zero to huge.
+#[test]
+fn update_keeps_the_fat_box_by_the_documented_rule() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for margin in [0.0, 0.01, 0.1, 1.0, 1e300] {
+        let (m, p) = (margin, 2.0);
+        let mut tree = DynamicTree::<f64, ()>::new(margin).unwrap();
+        let h = tree.insert(bx([0.0; 3], 0.5), ()).unwrap();
+        let mut c = [0.0; 3];
+        let (mut kept, mut refattened) = (0, 0);
+        for _ in 0..20_000 {
+            let scale = [1e-3, 1e-2, 0.1, 1.0][rng.random_range(0..4usize)];
+            let d = [0; 3].map(|_| rng.random_range(-1.0..1.0) * scale);
+            for k in 0..3 {
+                c[k] += d[k] * rng.random_range(0.0..2.0);
+            }
+            let a = bx(c, 0.5);
+            let old = *tree.fat_aabb(h).unwrap();
+            let reach = d.iter().fold(0.0f64, |r, x| r.max(x.abs()));
+            let slack = 4.0 * m + p * reach;
+            let keep = (0..3).all(|k| {
+                let dp = d[k] * p;
+                let lo = a.min[k] - m + dp.min(0.0);
+                let hi = a.max[k] + m + dp.max(0.0);
+                old.min[k] <= a.min[k]
+                    && a.max[k] <= old.max[k]
+                    && lo - slack <= old.min[k]
+                    && old.max[k] <= hi + slack
+            });
+            let moved = tree.update(h, a, Vector3::from(d)).unwrap();
+            assert_eq!(moved, !keep, "margin {m}: {a:?} in {old:?}, d {d:?}");
+            if keep {
+                kept += 1;
+                assert_eq!(tree.fat_aabb(h).unwrap(), &old);
+            } else {
+                refattened += 1;
+            }
+            assert_eq!(tree.aabb(h).unwrap(), &a);
+        }
+        tree.validate().unwrap();
+        // Both outcomes are exercised (with no margin nearly every move
+        // leaves the fat box; with a huge one none does).
+        if (0.01..=1.0).contains(&margin) {
+            assert!(
+                kept > 1000 && refattened > 1000,
+                "{margin}: {kept} {refattened}"
+            );
+        }
+    }
+}
+
 #[test]
 fn bulk_build_equals_incremental_answers_and_is_tighter() {
     let boxes = random_boxes(5000, 11);
