@@ -1,7 +1,7 @@
 //! The [`BoundingVolume`] trait that hierarchies are generic over.
 
 use crate::{Aabb, FitError, Obb, RelativePose};
-use clash_math::{Isometry3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::fmt::Debug;
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -78,6 +78,24 @@ pub trait BoundingVolume<T: Scalar>:
     ) -> Result<Self, FitError> {
         let _ = corners;
         Self::fit_triangles_with_moments(triangles, moments)
+    }
+
+    /// `true` when the default fit ([`Self::fit_triangles`]) of two or more
+    /// triangles is the volume along their continuous-PCA axes (Eberly
+    /// §6.1.3) holding their corners, and that of a lone non-degenerate
+    /// triangle the volume along [`crate::lone_triangle_axes`] holding it
+    /// (OBB, RSS): [`Self::fit_along_axes`] then computes it from the axes
+    /// and the corners alone, so a tree builder can fit a node from its
+    /// summed moments ([`crate::principal_axes_of_sum`]) and its distinct
+    /// vertices, without the triangles.
+    const FITS_ALONG_AXES: bool = false;
+
+    /// For volumes with [`Self::FITS_ALONG_AXES`]: the volume along `axes`
+    /// (orthonormal, right-handed columns) holding `corners`, which must be
+    /// finite; it contains each of them exactly. `None` for other volumes.
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        let _ = (axes, corners);
+        None
     }
 
     /// A volume containing both `self` and `other`.

@@ -138,6 +138,14 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         )
     }
 
+    const FITS_ALONG_AXES: bool = true;
+
+    /// The box along `axes` over `corners` (two passes: the extents, then
+    /// the padded containment pass).
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        Some(Self::from_axes_over(axes, corners))
+    }
+
     /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
     /// Above [`TIGHT_FIT_SAMPLE`] triangles, whose hull and rectangle
     /// searches would cost more than the whole rest of a tree build, the

@@ -4,8 +4,9 @@
 use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
-    Matrix3, Point3, Scalar, Triangle, TriangleMoments, covariance_of_hull, covariance_of_moments,
-    covariance_of_points, covariance_of_triangles, symmetric_eigen_closed_form,
+    Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, covariance_of_hull,
+    covariance_of_moments, covariance_of_points, covariance_of_triangles,
+    symmetric_eigen_closed_form,
 };
 
 /// The eigenvectors of a covariance matrix (right-handed, orthonormal columns,
@@ -45,6 +46,27 @@ pub(crate) fn single_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3
     let z = edges[0].cross(&edges[1]).try_normalize(T::ZERO)?;
     let y = z.cross(&x).try_normalize(T::ZERO)?;
     Some(Matrix3::from_columns(&[y.cross(&z), y, z]))
+}
+
+/// The axes of the default OBB and RSS fits of a lone triangle (a tree's
+/// leaf): its longest edge, the in-plane perpendicular and the unit normal,
+/// the frame of its smallest enclosing rectangle. `None` for a degenerate
+/// triangle, whose fits take the principal axes of its corners.
+pub fn lone_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3<T>> {
+    single_triangle_axes(t)
+}
+
+/// The principal axes (right-handed, orthonormal columns, decreasing
+/// variance) of triangles as a continuous distribution (Eberly §6.1.3)
+/// given their moments summed about any origin ([`MomentSum`]): the axes
+/// of [`Obb::fit_pca_triangles`] and [`Rss::fit_pca_triangles`] for two or
+/// more triangles, up to rounding. `None` when the total area is zero or
+/// not finite (the fits then take the checked path over the triangles).
+///
+/// [`Rss::fit_pca_triangles`]: crate::Rss::fit_pca_triangles
+pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
+    sum.covariance()
+        .map(|c| principal_axes(&c.matrix.map(T::lit)))
 }
 
 /// The axes [`Obb::fit_pca_triangles`] takes (a lone triangle's own frame,

@@ -98,6 +98,13 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         )
     }
 
+    const FITS_ALONG_AXES: bool = true;
+
+    /// [`Rss::fit_pca`]'s rectangle and radius along `axes` over `corners`.
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        Some(Self::fit_along(axes, corners))
+    }
+
     /// A rectangle over the principal axes of both rectangles' corners, its
     /// radius the largest corner distance plus that volume's radius (distance
     /// to a rectangle is convex, so corners bound each input rectangle).
