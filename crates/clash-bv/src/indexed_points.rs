@@ -1,5 +1,6 @@
 //! [`IndexedPoints`]: points picked from a vertex array by index.
 use crate::FitError;
+use crate::lanes::{Points2, pair_of};
 use crate::obb::PointSet;
 use clash_math::{Point3, Scalar};
 
@@ -56,9 +57,15 @@ impl<T: Scalar> PointSet<T> for IndexedPoints<'_, T> {
         self.vertices[self.ids[0] as usize]
     }
     #[inline]
-    fn each(&self, mut f: impl FnMut(&Point3<T>)) {
-        for &i in self.ids {
-            f(&self.vertices[i as usize]);
+    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+        let v = self.vertices;
+        let mut pairs = self.ids.chunks_exact(2);
+        for p in &mut pairs {
+            f(pair_of(&v[p[0] as usize], &v[p[1] as usize]));
+        }
+        if let [i] = pairs.remainder() {
+            let p = &v[*i as usize];
+            f(pair_of(p, p));
         }
     }
 }

@@ -31,6 +31,7 @@ mod error;
 mod indexed_points;
 mod kdop;
 mod kdop_vertices;
+mod lanes;
 mod min_area_rect;
 mod obb;
 mod obb_fit;
