@@ -148,72 +148,86 @@ pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3
         vectors: Matrix3::identity(),
         sweeps: 0,
     };
-    let a = Matrix3::from_fn(|r, c| if r <= c { m[(r, c)] } else { m[(c, r)] });
-    let scale = a.amax();
-    if !a.iter().all(|x| x.finite()) || scale == T::ZERO {
+    // The upper triangle, on scalars: a fit solves one matrix per tree node.
+    let upper = [
+        m[(0, 0)],
+        m[(1, 1)],
+        m[(2, 2)],
+        m[(0, 1)],
+        m[(0, 2)],
+        m[(1, 2)],
+    ];
+    let scale = upper.iter().fold(T::ZERO, |s, x| s.max_of(x.abs()));
+    if !upper.iter().all(|x| x.finite()) || scale == T::ZERO {
         return identity(Vector3::repeat(T::ZERO));
     }
     // Scaled, and shifted by the mean eigenvalue q: b = a / scale - q I.
-    let a = a / scale;
-    let q = (a[(0, 0)] + a[(1, 1)] + a[(2, 2)]) / T::lit(3.0);
-    let mut b = a;
-    for k in 0..3 {
-        b[(k, k)] -= q;
-    }
-    let off = a[(0, 1)] * a[(0, 1)] + a[(0, 2)] * a[(0, 2)] + a[(1, 2)] * a[(1, 2)];
-    let p2 = b[(0, 0)] * b[(0, 0)] + b[(1, 1)] * b[(1, 1)] + b[(2, 2)] * b[(2, 2)] + T::TWO * off;
+    let inv = T::ONE / scale;
+    let [a00, a11, a22, a01, a02, a12] = upper.map(|x| x * inv);
+    let q = (a00 + a11 + a22) / T::lit(3.0);
+    let (b00, b11, b22) = (a00 - q, a11 - q, a22 - q);
+    let off = a01 * a01 + a02 * a02 + a12 * a12;
+    let p2 = b00 * b00 + b11 * b11 + b22 * b22 + T::TWO * off;
     let p = (p2 / T::lit(6.0)).sqrt();
     if p == T::ZERO {
         // a multiple of the identity: every basis is an eigenbasis
         return identity(Vector3::repeat(q * scale));
     }
-    let r = ((b / p).determinant() * T::HALF)
-        .max_of(-T::ONE)
-        .min_of(T::ONE);
+    // r = det(b / p) / 2, the cosine of three times the roots' angle.
+    let ip = T::ONE / p;
+    let (c00, c11, c22, c01, c02, c12) =
+        (b00 * ip, b11 * ip, b22 * ip, a01 * ip, a02 * ip, a12 * ip);
+    let det = c00 * (c11 * c22 - c12 * c12) - c01 * (c01 * c22 - c12 * c02)
+        + c02 * (c01 * c12 - c11 * c02);
+    let r = (det * T::HALF).max_of(-T::ONE).min_of(T::ONE);
     let phi = r.acos() / T::lit(3.0);
     let third = T::lit(2.0 * core::f64::consts::FRAC_PI_3);
     let largest = q + T::TWO * p * phi.cos();
     let smallest = q + T::TWO * p * (phi + third).cos();
     let middle = T::lit(3.0) * q - largest - smallest;
-    // The root farthest from the other two has a well-conditioned eigenvector.
+    // The root farthest from the other two has a well-conditioned eigenvector:
+    // the largest cross product of two rows of a - λI.
     let isolated = if largest - middle >= middle - smallest {
         largest
     } else {
         smallest
     };
-    let mut shifted = a;
-    for k in 0..3 {
-        shifted[(k, k)] -= isolated;
-    }
     let rows = [
-        shifted.row(0).transpose(),
-        shifted.row(1).transpose(),
-        shifted.row(2).transpose(),
+        Vector3::new(a00 - isolated, a01, a02),
+        Vector3::new(a01, a11 - isolated, a12),
+        Vector3::new(a02, a12, a22 - isolated),
     ];
-    let candidates = [
-        rows[0].cross(&rows[1]),
-        rows[0].cross(&rows[2]),
-        rows[1].cross(&rows[2]),
-    ];
-    let mut v = candidates[0];
-    for c in &candidates[1..] {
-        if c.norm_squared() > v.norm_squared() {
-            v = *c;
+    let mut v = rows[0].cross(&rows[1]);
+    let mut best = v.norm_squared();
+    for c in [rows[0].cross(&rows[2]), rows[1].cross(&rows[2])] {
+        let n = c.norm_squared();
+        if n > best {
+            (v, best) = (c, n);
         }
     }
-    let Some(v) = v.try_normalize(T::ZERO) else {
+    if !(best > T::ZERO) {
         return identity(Vector3::new(largest, middle, smallest) * scale);
-    };
+    }
+    let v = v / best.sqrt();
     // An orthonormal pair (u, w) spanning the plane orthogonal to v, then one
     // Jacobi rotation diagonalising the 2x2 block of a in that plane.
-    let helper = if v.x.abs() < T::lit(0.57) {
-        Vector3::x()
+    let u = if v.x.abs() < T::lit(0.57) {
+        // v × (1, 0, 0)
+        Vector3::new(T::ZERO, v.z, -v.y)
     } else {
-        Vector3::y()
+        // v × (0, 1, 0)
+        Vector3::new(-v.z, T::ZERO, v.x)
     };
-    let u = v.cross(&helper).normalize();
+    let u = u / u.norm();
     let w = v.cross(&u);
-    let (au, aw) = (a * u, a * w);
+    let times = |x: &Vector3<T>| {
+        Vector3::new(
+            a00 * x.x + a01 * x.y + a02 * x.z,
+            a01 * x.x + a11 * x.y + a12 * x.z,
+            a02 * x.x + a12 * x.y + a22 * x.z,
+        )
+    };
+    let (au, aw) = (times(&u), times(&w));
     let (app, apq, aqq) = (u.dot(&au), u.dot(&aw), w.dot(&aw));
     let (c, s, t) = if apq == T::ZERO {
         (T::ONE, T::ZERO, T::ZERO)
@@ -226,8 +240,13 @@ pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3
     };
     let u2 = u * c - w * s;
     let w2 = u * s + w * c;
+    // Sorted by decreasing value (three compare-and-swaps).
     let mut pairs = [(isolated, v), (app - t * apq, u2), (aqq + t * apq, w2)];
-    pairs.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(core::cmp::Ordering::Equal));
+    for (i, j) in [(0, 1), (1, 2), (0, 1)] {
+        if pairs[j].0 > pairs[i].0 {
+            pairs.swap(i, j);
+        }
+    }
     let (x, y) = (pairs[0].1, pairs[1].1);
     SymmetricEigen3 {
         values: Vector3::new(pairs[0].0, pairs[1].0, pairs[2].0) * scale,
