@@ -1,7 +1,7 @@
 //! Oriented bounding boxes, RTCD §4.4. The overlap test is in
 //! [`crate::obb_obb`], the fits in [`crate::obb_fit`] and [`crate::obb_tight`].
 use crate::check::triangle_corners;
-use crate::lanes::{self, Points2, pair_of};
+use crate::lanes::{self, Lanes, Points2, pair_of};
 use crate::{Aabb, BoundingVolume, FitError};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
@@ -37,8 +37,21 @@ impl<T: Scalar> Obb<T> {
     /// the points in exact arithmetic and separating-axis tests stay
     /// conservative. The box does not depend on the order of the points.
     pub(crate) fn from_axes_over<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
+        if points.len() <= lanes::FEW {
+            Self::from_axes_in::<lanes::One<T>, P>(axes, points)
+        } else {
+            Self::from_axes_in::<lanes::Two<T>, P>(axes, points)
+        }
+    }
+
+    /// [`Self::from_axes_over`] in lanes of type `L`.
+    #[inline(always)]
+    pub(crate) fn from_axes_in<L: Lanes<T>, P: PointSet<T> + ?Sized>(
+        axes: &Matrix3<T>,
+        points: &P,
+    ) -> Self {
         let origin = points.first();
-        let frame = lanes::Frame::new(axes);
+        let frame = lanes::Frame::<L>::new(axes);
         let (lo, hi) = lanes::spans(&frame, &origin, points);
         let mid = (lo + hi) * T::HALF;
         let center = origin + axes * mid;
@@ -255,6 +268,10 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
 pub(crate) trait PointSet<T: Scalar> {
     /// Some point of the set.
     fn first(&self) -> Point3<T>;
+    /// Number of points (repeats counted).
+    fn len(&self) -> usize;
+    /// Calls `f` on every point.
+    fn each(&self, f: impl FnMut(&Point3<T>));
     /// Calls `f` on every point, two at a time in lanes; an odd point out
     /// fills both lanes.
     fn each_pair(&self, f: impl FnMut(Points2<T>));
@@ -266,6 +283,16 @@ impl<T: Scalar> PointSet<T> for [Point3<T>] {
         self.first().copied().unwrap_or_else(Point3::origin)
     }
     #[inline]
+    fn len(&self) -> usize {
+        <[Point3<T>]>::len(self)
+    }
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(&Point3<T>)) {
+        for p in self {
+            f(p);
+        }
+    }
+    #[inline(always)]
     fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
         let mut pairs = self.chunks_exact(2);
         for p in &mut pairs {
@@ -283,6 +310,19 @@ impl<T: Scalar> PointSet<T> for [Triangle<T>] {
         self.first().map_or_else(Point3::origin, |t| t.a)
     }
     #[inline]
+    fn len(&self) -> usize {
+        3 * <[Triangle<T>]>::len(self)
+    }
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(&Point3<T>)) {
+        // One call site: the inliner weighs one copy of `f`, not three.
+        for t in self {
+            for p in [&t.a, &t.b, &t.c] {
+                f(p);
+            }
+        }
+    }
+    #[inline(always)]
     fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
         // Two triangles are three pairs of corners.
         let mut twos = self.chunks_exact(2);

@@ -1,7 +1,7 @@
 //! Fitting rectangle-swept spheres along principal axes (RTCD §4.5.2 with the
 //! covariance axes of §4.3.3).
 use crate::check::{check_points, check_triangles};
-use crate::lanes;
+use crate::lanes::{self, Lanes};
 use crate::obb::PointSet;
 use crate::obb_fit::principal_axes;
 use crate::{BoundingVolume, FitError, Rss};
@@ -34,8 +34,21 @@ impl<T: Scalar> Rss<T> {
     /// rectangle's exact radius when it may be the smaller volume. The
     /// volume does not depend on the order of the points.
     pub(crate) fn fit_along<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
+        if points.len() <= lanes::FEW {
+            Self::fit_along_in::<lanes::One<T>, P>(axes, points)
+        } else {
+            Self::fit_along_in::<lanes::Two<T>, P>(axes, points)
+        }
+    }
+
+    /// [`Self::fit_along`] in lanes of type `L`.
+    #[inline(always)]
+    pub(crate) fn fit_along_in<L: Lanes<T>, P: PointSet<T> + ?Sized>(
+        axes: &Matrix3<T>,
+        points: &P,
+    ) -> Self {
         let origin = points.first();
-        let frame = lanes::Frame::new(axes);
+        let frame = lanes::Frame::<L>::new(axes);
         let (lo, hi) = lanes::spans(&frame, &origin, points);
         let center = origin + axes * ((lo + hi) * T::HALF);
         let half = (hi - lo) * T::HALF;
@@ -64,8 +77,8 @@ impl<T: Scalar> Rss<T> {
         // half-height up to rounding: it is measured only when that estimate
         // does not already lose to the pulled-in rectangle.
         let reach = |r: &Self| {
-            let rect = lanes::Rectangle::new(&r.center, axes, r.half_lengths);
-            lanes::rectangle_reach(&rect, points).sqrt()
+            let rect = lanes::Rectangle::<L>::new(&r.center, r.half_lengths);
+            lanes::rectangle_reach(&frame, &rect, points).sqrt()
         };
         shrunk.radius = reach(&shrunk);
         full.radius = half.z;

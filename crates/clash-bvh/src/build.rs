@@ -376,15 +376,18 @@ impl Builder {
         if !along {
             return self.opts.fit.fit(prims.tris);
         }
-        let axes = if let [e] = &*prims.elems {
-            // A non-finite corner makes the area non-finite (NaN or infinite).
-            if e.m.area > 0.0 && e.m.area.is_finite() {
+        let (axes, corners) = if let [e] = &*prims.elems {
+            // A lone triangle (a leaf) is fitted over its own corners, which
+            // its parent does not list. A non-finite corner makes the area
+            // non-finite (NaN or infinite).
+            let axes = if e.m.area > 0.0 && e.m.area.is_finite() {
                 clash_bv::lone_triangle_axes(&shared.triangles[e.id as usize])
             } else {
                 None
-            }
+            };
+            (axes, &shared.source.indices[e.id as usize][..])
         } else {
-            clash_bv::principal_axes_of_sum::<T>(sum)
+            (clash_bv::principal_axes_of_sum::<T>(sum), corners)
         };
         if let Some(axes) = axes {
             let points = IndexedPoints::new(shared.source.vertices, corners)?;
@@ -439,24 +442,30 @@ impl Builder {
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
         // One pass moves the elements into the children's order, sums each
-        // child's moments and lists each child's corners.
+        // child's moments and lists each child's corners (a child fitted
+        // along axes from more than one triangle needs both; a lone
+        // triangle is fitted from itself). A node of two triangles has been
+        // ordered in place by `split`.
         let (ls_ids, rs_ids) = corners.ids.split_at_mut((3 * k).min(corners.ids.len()));
         let (mut ls, mut rs) = (MomentSum::default(), MomentSum::default());
         let (mut lm, mut rm) = (0, 0);
-        if shared.lists {
+        if n > 2 {
+            let (list_left, list_right) = (shared.lists && k > 1, shared.lists && n - k > 1);
             prims.gather(
                 k,
                 |e| {
-                    ls.add(&e.m);
-                    shared.list(e.id, slot_base + 1, ls_ids, &mut lm);
+                    if list_left {
+                        ls.add(&e.m);
+                        shared.list(e.id, slot_base + 1, ls_ids, &mut lm);
+                    }
                 },
                 |e| {
-                    rs.add(&e.m);
-                    shared.list(e.id, right_slot, rs_ids, &mut rm);
+                    if list_right {
+                        rs.add(&e.m);
+                        shared.list(e.id, right_slot, rs_ids, &mut rm);
+                    }
                 },
             );
-        } else {
-            prims.gather(k, |e| ls.add(&e.m), |e| rs.add(&e.m));
         }
         slots[0] = Node {
             bv,
@@ -466,41 +475,49 @@ impl Builder {
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
-        let left = move || {
-            self.node(
+        let (lc, rc) = (
+            CornerList {
+                ids: ls_ids,
+                len: lm,
+            },
+            CornerList {
+                ids: rs_ids,
+                len: rm,
+            },
+        );
+        let (lf, rf) = (first, first + k as u32);
+        if n >= PARALLEL_THRESHOLD {
+            let (l, r) = rayon::join(
+                move || {
+                    self.node(
+                        shared,
+                        left_slots,
+                        slot_base + 1,
+                        lp,
+                        &ls,
+                        lc,
+                        lf,
+                        depth + 1,
+                    )
+                },
+                move || self.node(shared, right_slots, right_slot, rp, &rs, rc, rf, depth + 1),
+            );
+            Ok(1 + l? + r?)
+        } else {
+            // No closures on the sequential path: their captures would be
+            // marshalled for every node.
+            let l = self.node(
                 shared,
                 left_slots,
                 slot_base + 1,
                 lp,
                 &ls,
-                CornerList {
-                    ids: ls_ids,
-                    len: lm,
-                },
-                first,
+                lc,
+                lf,
                 depth + 1,
-            )
-        };
-        let right = move || {
-            self.node(
-                shared,
-                right_slots,
-                right_slot,
-                rp,
-                &rs,
-                CornerList {
-                    ids: rs_ids,
-                    len: rm,
-                },
-                first + k as u32,
-                depth + 1,
-            )
-        };
-        if n >= PARALLEL_THRESHOLD {
-            let (l, r) = rayon::join(left, right);
-            Ok(1 + l? + r?)
-        } else {
-            Ok(1 + left()? + right()?)
+            )?;
+            let r = self.node(shared, right_slots, right_slot, rp, &rs, rc, rf, depth + 1)?;
+            Ok(1 + l + r)
         }
     }
 
@@ -515,6 +532,13 @@ impl Builder {
             let d = &e.m.offset;
             d[0] * axis.x + d[1] * axis.y + d[2] * axis.z
         };
+        if n == 2 {
+            // The median and the mean split agree on two elements (the mean
+            // of two keys lies between them; equal keys fall back to the
+            // median): the lower record goes left.
+            prims.order_pair(key);
+            return 1;
+        }
         if let SplitRule::Mean = self.opts.split {
             let mean = prims.elems.iter().fold(0.0, |s, e| s + key(e)) / n as f64;
             let k = prims.partition_records(|e| key(e) < mean);

@@ -100,6 +100,18 @@ impl<'a, T: Scalar> Prims<'a, T> {
         self.recs.select_nth_unstable(k);
     }
 
+    /// Orders two elements by `(key, id)` in place (no records, no move to
+    /// the scratch column).
+    pub fn order_pair(&mut self, key: impl Fn(&Elem) -> f64) {
+        let (a, b) = (&self.elems[0], &self.elems[1]);
+        if record(key(b), b.id, 1) < record(key(a), a.id, 0) {
+            self.elems.swap(0, 1);
+            if !self.tris.is_empty() {
+                self.tris.swap(0, 1);
+            }
+        }
+    }
+
     /// Puts the records of the elements satisfying `left` first (in element
     /// order; the others follow in reverse order) and returns their count.
     pub fn partition_records(&mut self, left: impl Fn(&Elem) -> bool) -> usize {

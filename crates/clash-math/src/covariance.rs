@@ -255,8 +255,9 @@ impl MomentSum {
         if a <= 0.0 || !a.is_finite() {
             return None;
         }
-        let m = Vector3::new(self.first[0] / a, self.first[1] / a, self.first[2] / a);
-        let [xx, yy, zz, xy, xz, yz] = self.second.map(|s| s / a);
+        let ia = 1.0 / a;
+        let m = Vector3::new(self.first[0] * ia, self.first[1] * ia, self.first[2] * ia);
+        let [xx, yy, zz, xy, xz, yz] = self.second.map(|s| s * ia);
         let matrix = Matrix3::new(
             xx - m.x * m.x,
             xy - m.x * m.y,
