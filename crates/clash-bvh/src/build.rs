@@ -192,13 +192,32 @@ pub(crate) struct Built<T: Scalar, B> {
 /// builder lists each node's distinct corners for the fits along axes
 /// ([`BoundingVolume::fit_along_axes`]): about six times fewer points than
 /// three corners per triangle on a closed mesh.
+#[derive(Clone, Copy)]
 pub(crate) struct CornerSource<'a, T: Scalar> {
     pub vertices: &'a [Point3<T>],
     pub indices: &'a [[u32; 3]],
 }
 
-/// What every node of the median/mean builder reads: the input triangles
-/// (by id), the mesh's vertices and index triples, and one stamp per
+impl<T: Scalar> CornerSource<'_, T> {
+    /// Triangle `id` of the mesh.
+    #[inline]
+    fn triangle(&self, id: usize) -> Triangle<T> {
+        let [a, b, c] = self.indices[id];
+        let v = self.vertices;
+        Triangle::new(v[a as usize], v[b as usize], v[c as usize])
+    }
+
+    /// The triangles `0..n` in parallel (order-preserving).
+    fn triangles(&self) -> Vec<Triangle<T>> {
+        (0..self.indices.len())
+            .into_par_iter()
+            .map(|i| self.triangle(i))
+            .collect()
+    }
+}
+
+/// What every node of the median/mean builder reads: the mesh's vertices
+/// and index triples (triangles by id), and one stamp per
 /// vertex: the slot of the last node whose corner list took it. A parent
 /// lists its children's corners (left child, then right) as it moves their
 /// elements; siblings built on different threads share vertices, so a stamp
@@ -209,7 +228,6 @@ pub(crate) struct CornerSource<'a, T: Scalar> {
 /// vertex always finds another stamp. A list never exceeds three entries
 /// per triangle.
 struct Shared<'a, T: Scalar> {
-    triangles: &'a [Triangle<T>],
     source: CornerSource<'a, T>,
     /// Empty when no node fits along axes (`lists` false).
     stamps: Vec<AtomicU32>,
@@ -218,16 +236,17 @@ struct Shared<'a, T: Scalar> {
 
 impl<T: Scalar> Shared<'_, T> {
     /// Appends the corners of triangle `id` not yet stamped `slot` to
-    /// `out[*m..]`.
+    /// `out[*m..]`. Branch-free (whether a corner is new is as good as
+    /// random): each corner is written at `out[*m]` and kept only if new,
+    /// which stays in bounds since `out` has room for every corner visited.
     #[inline(always)]
     fn list(&self, id: u32, slot: u32, out: &mut [u32], m: &mut usize) {
         for &v in &self.source.indices[id as usize] {
             let stamp = &self.stamps[v as usize];
-            if stamp.load(Ordering::Relaxed) != slot {
-                stamp.store(slot, Ordering::Relaxed);
-                out[*m] = v;
-                *m += 1;
-            }
+            let new = stamp.load(Ordering::Relaxed) != slot;
+            stamp.store(slot, Ordering::Relaxed);
+            out[*m] = v;
+            *m += new as usize;
         }
     }
 }
@@ -240,15 +259,14 @@ struct CornerList<'a> {
 }
 
 pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
-    triangles: Vec<Triangle<T>>,
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {
     let builder = Builder { opts: *opts };
     if let SplitRule::Sah { bins } = opts.split {
-        return builder.build_sah(triangles, bins as usize);
+        return builder.build_sah(corners.triangles(), bins as usize);
     }
-    let n = triangles.len();
+    let n = corners.indices.len();
     // Nodes fit along axes from summed moments and listed corners, without
     // their triangles, unless the volume or the fit needs the triangles.
     let lists = B::FITS_ALONG_AXES && opts.fit != FitQuality::Tight;
@@ -256,10 +274,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     // Set-up runs on the pool too (order-preserving collects). Each
     // triangle's moments once, about the centre of the centroids' bounds
     // (minimum and maximum are exact, so the reduction is deterministic).
-    let (lo, hi) = triangles
-        .par_iter()
-        .map(|t| {
-            let c = t.centroid();
+    let (lo, hi) = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let c = corners.triangle(i).centroid();
             (c, c)
         })
         .reduce(
@@ -272,17 +290,17 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             |a, b| (a.0.inf(&b.0), a.1.sup(&b.1)),
         );
     let origin = Point3::from((lo.coords.map(T::to_f64) + hi.coords.map(T::to_f64)) * 0.5);
-    let mut elems: Vec<Elem> = triangles
-        .par_iter()
-        .enumerate()
-        .map(|(i, t)| Elem {
-            m: TriangleMoments::new(t).about(&origin),
+    let mut elems: Vec<Elem> = (0..n)
+        .into_par_iter()
+        .map(|i| Elem {
+            m: TriangleMoments::new(&corners.triangle(i)).about(&origin),
             id: i as u32,
         })
         .collect();
     let mut alt = vec![Elem::default(); n];
     let (mut tris, mut alt_tris) = if carry {
-        (triangles.clone(), triangles.clone())
+        let tris = corners.triangles();
+        (tris.clone(), tris)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -292,16 +310,12 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     // `count == UNUSED`); a full tree (one triangle per leaf, the default)
     // uses every slot and needs no compaction.
     let placeholder = Node {
-        bv: B::fit_triangles(&triangles[..1])?,
+        bv: B::fit_triangles(&[corners.triangle(0)])?,
         child_or_first: 0,
         count: UNUSED,
     };
-    let mut slots: Vec<Node<B>> = (0..2 * n - 1)
-        .into_par_iter()
-        .map(|_| placeholder.clone())
-        .collect();
+    let mut slots: Vec<Node<B>> = vec![placeholder; 2 * n - 1];
     let shared = Shared {
-        triangles: &triangles,
         stamps: if lists {
             (0..corners.vertices.len())
                 .into_par_iter()
@@ -342,7 +356,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         0,
     )?;
     drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
-    let leaf_tris: Vec<Triangle<T>> = order.par_iter().map(|&i| triangles[i as usize]).collect();
+    let leaf_tris: Vec<Triangle<T>> = order
+        .par_iter()
+        .map(|&i| corners.triangle(i as usize))
+        .collect();
     Ok(Built {
         nodes: if used == slots.len() {
             slots
@@ -381,7 +398,7 @@ impl Builder {
             // its parent does not list. A non-finite corner makes the area
             // non-finite (NaN or infinite).
             let axes = if e.m.area > 0.0 && e.m.area.is_finite() {
-                clash_bv::lone_triangle_axes(&shared.triangles[e.id as usize])
+                clash_bv::lone_triangle_axes(&shared.source.triangle(e.id as usize))
             } else {
                 None
             };
@@ -401,7 +418,7 @@ impl Builder {
         let tris: Vec<Triangle<T>> = prims
             .elems
             .iter()
-            .map(|e| shared.triangles[e.id as usize])
+            .map(|e| shared.source.triangle(e.id as usize))
             .collect();
         B::fit_triangles(&tris)
     }

@@ -61,19 +61,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`BuildError::InvalidOptions`] for out-of-range options.
     pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
         options.validate()?;
-        // Gathered on the pool: this is a full pass over the mesh.
-        let triangles = {
-            use rayon::prelude::*;
-            (0..mesh.num_triangles())
-                .into_par_iter()
-                .map(|i| mesh.triangle(i))
-                .collect()
-        };
         let corners = build::CornerSource {
             vertices: mesh.vertices(),
             indices: mesh.indices(),
         };
-        let built = build::build::<T, B>(triangles, corners, options)?;
+        let built = build::build::<T, B>(corners, options)?;
         Ok(Self {
             mesh,
             nodes: built.nodes,
