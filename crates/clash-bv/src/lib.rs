@@ -52,7 +52,7 @@ pub use error::FitError;
 pub use indexed_points::IndexedPoints;
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
 pub use obb::{Obb, TIGHT_FIT_SAMPLE};
-pub use obb_fit::{lone_triangle_axes, principal_axes_of_sum};
+pub use obb_fit::{lone_triangle_axes, principal_axes_of_sum, principal_axes_of_sums};
 pub use relative_pose::RelativePose;
 pub use rss::Rss;
 pub use sphere::Sphere;

@@ -24,7 +24,7 @@ use crate::partition::{
     triangle_lanes,
 };
 use clash_bv::{BoundingVolume, FitError, IndexedPoints};
-use clash_math::{MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
+use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -235,6 +235,17 @@ struct Shared<'a, T: Scalar> {
 }
 
 impl<T: Scalar> Shared<'_, T> {
+    /// A lone triangle's frame ([`clash_bv::lone_triangle_axes`]); `None`
+    /// for a degenerate or overflowing one (a non-finite corner makes the
+    /// area non-finite).
+    fn lone_axes(&self, e: &Elem) -> Option<Matrix3<T>> {
+        if e.m.area > 0.0 && e.m.area.is_finite() {
+            clash_bv::lone_triangle_axes(&self.source.triangle(e.id as usize))
+        } else {
+            None
+        }
+    }
+
     /// Appends the corners of triangle `id` not yet stamped `slot` to
     /// `out[*m..]`. Branch-free (whether a corner is new is as good as
     /// random): each corner is written at `out[*m]` and kept only if new,
@@ -335,6 +346,11 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         }
     }
     let sum = MomentSum::of(elems.iter().map(|e| e.m));
+    let root_axes = match (&*elems, shared.lists) {
+        (_, false) => None,
+        ([e], true) => shared.lone_axes(e),
+        (_, true) => clash_bv::principal_axes_of_sum(&sum),
+    };
     let used = builder.node(
         &shared,
         &mut slots,
@@ -347,7 +363,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             recs: &mut recs,
             order: &mut order,
         },
-        &sum,
+        root_axes,
         CornerList {
             ids: &mut corner_ids,
             len,
@@ -373,14 +389,16 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
 
 impl Builder {
     /// The volume of one node of the median/mean builder. Fits along axes
-    /// take the continuous-PCA axes of the node's summed moments (a lone
-    /// triangle's own frame for a leaf) and the extents over its listed
-    /// corners; other fits take the node's (carried) triangles.
+    /// take `axes` (the continuous-PCA axes of the node's summed moments,
+    /// or a lone triangle's own frame, computed by the parent, see
+    /// [`Self::axes_x2`]) and the extents over its listed corners (a lone
+    /// triangle's own corners); other fits take the node's (carried)
+    /// triangles.
     fn fit<T: Scalar, B: BoundingVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
         prims: &Prims<'_, T>,
-        sum: &MomentSum,
+        axes: Option<Matrix3<T>>,
         corners: &[u32],
     ) -> Result<B, FitError> {
         let n = prims.len();
@@ -393,20 +411,12 @@ impl Builder {
         if !along {
             return self.opts.fit.fit(prims.tris);
         }
-        let (axes, corners) = if let [e] = &*prims.elems {
-            // A lone triangle (a leaf) is fitted over its own corners, which
-            // its parent does not list. A non-finite corner makes the area
-            // non-finite (NaN or infinite).
-            let axes = if e.m.area > 0.0 && e.m.area.is_finite() {
-                clash_bv::lone_triangle_axes(&shared.source.triangle(e.id as usize))
-            } else {
-                None
-            };
-            (axes, &shared.source.indices[e.id as usize][..])
-        } else {
-            (clash_bv::principal_axes_of_sum::<T>(sum), corners)
-        };
         if let Some(axes) = axes {
+            // A lone triangle's corners are not listed by its parent.
+            let corners = match &*prims.elems {
+                [e] => &shared.source.indices[e.id as usize][..],
+                _ => corners,
+            };
             let points = IndexedPoints::new(shared.source.vertices, corners)?;
             if let Some(bv) = B::fit_along_axes(&axes, &points) {
                 return Ok(bv);
@@ -423,14 +433,41 @@ impl Builder {
         B::fit_triangles(&tris)
     }
 
+    /// The axes of two sibling nodes' fits along axes: a lone triangle's
+    /// own frame, else the continuous-PCA axes of the summed moments
+    /// (Eberly §6.1.3), the two eigen solves side by side (they are bound
+    /// by latency, and overlap); `None` where the fit takes the checked
+    /// path over the triangles or fits no axes.
+    fn axes_x2<T: Scalar>(
+        &self,
+        shared: &Shared<'_, T>,
+        elems: [&[Elem]; 2],
+        sums: [&MomentSum; 2],
+    ) -> [Option<Matrix3<T>>; 2] {
+        if !shared.lists {
+            return [None, None];
+        }
+        let lone = |elems: &[Elem]| match elems {
+            [e] => Some(shared.lone_axes(e)),
+            _ => None,
+        };
+        match (lone(elems[0]), lone(elems[1])) {
+            (Some(a), Some(b)) => [a, b],
+            (Some(a), None) => [a, clash_bv::principal_axes_of_sum(sums[1])],
+            (None, Some(b)) => [clash_bv::principal_axes_of_sum(sums[0]), b],
+            (None, None) => clash_bv::principal_axes_of_sums(sums),
+        }
+    }
+
     fn is_leaf(&self, n: usize, depth: u32) -> bool {
         n <= self.opts.max_leaf_size as usize || depth >= self.opts.max_depth
     }
 
     /// Builds the subtree over `prims` into `slots` (whose first element is
-    /// global slot `slot_base`); `sum` holds the moments of its triangles and
-    /// `corners` their distinct vertices; `first` is the global position of
-    /// `prims[0]` in the leaf order. Median and mean splits.
+    /// global slot `slot_base`); `axes` are its fit's axes (see
+    /// [`Self::fit`]) and `corners` its distinct vertices; `first` is the
+    /// global position of `prims[0]` in the leaf order. Median and mean
+    /// splits.
     #[allow(clippy::too_many_arguments)]
     fn node<T: Scalar, B: BoundingVolume<T>>(
         &self,
@@ -438,13 +475,13 @@ impl Builder {
         slots: &mut [Node<B>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
-        sum: &MomentSum,
+        axes: Option<Matrix3<T>>,
         corners: CornerList<'_>,
         first: u32,
         depth: u32,
     ) -> Result<usize, FitError> {
         let n = prims.len();
-        let bv: B = self.fit(shared, &prims, sum, &corners.ids[..corners.len])?;
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
         if self.is_leaf(n, depth) {
             for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
                 *o = e.id;
@@ -503,37 +540,18 @@ impl Builder {
             },
         );
         let (lf, rf) = (first, first + k as u32);
+        let [la, ra] = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
         if n >= PARALLEL_THRESHOLD {
             let (l, r) = rayon::join(
-                move || {
-                    self.node(
-                        shared,
-                        left_slots,
-                        slot_base + 1,
-                        lp,
-                        &ls,
-                        lc,
-                        lf,
-                        depth + 1,
-                    )
-                },
-                move || self.node(shared, right_slots, right_slot, rp, &rs, rc, rf, depth + 1),
+                move || self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1),
+                move || self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1),
             );
             Ok(1 + l? + r?)
         } else {
             // No closures on the sequential path: their captures would be
             // marshalled for every node.
-            let l = self.node(
-                shared,
-                left_slots,
-                slot_base + 1,
-                lp,
-                &ls,
-                lc,
-                lf,
-                depth + 1,
-            )?;
-            let r = self.node(shared, right_slots, right_slot, rp, &rs, rc, rf, depth + 1)?;
+            let l = self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1)?;
+            let r = self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1)?;
             Ok(1 + l + r)
         }
     }
