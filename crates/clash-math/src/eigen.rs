@@ -256,8 +256,10 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
             q[l] - p[l] * root
         }
     });
-    // Its eigenvector: the largest cross product of two rows of a - λI.
-    let v: [Vector3<T>; 2] = core::array::from_fn(|l| {
+    // Its eigenvector: the largest cross product of two rows of a - λI,
+    // and a vector orthogonal to it (its cross product with x or y, from
+    // the unnormalised one), normalised side by side.
+    let cross: [(Vector3<T>, T); 2] = core::array::from_fn(|l| {
         let [a00, a11, a22, a01, a02, a12] = a[l];
         let iso = isolated[l];
         let rows = [
@@ -273,14 +275,11 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
                 (v, best) = (c, n);
             }
         }
-        if best > T::ZERO {
-            v / best.sqrt()
-        } else {
-            Vector3::zeros()
-        }
+        (v, best)
     });
     for l in 0..2 {
-        if v[l] == Vector3::zeros() && special[l].is_none() {
+        let best = cross[l].1;
+        if !(best > T::ZERO) && special[l].is_none() {
             let other = (T::lit(3.0) * q[l] - isolated[l]) * T::HALF;
             let values = if r[l] >= T::ZERO {
                 Vector3::new(isolated[l], other, other)
@@ -292,18 +291,21 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     }
     // An orthonormal pair (u, w) spanning the plane orthogonal to v, then one
     // Jacobi rotation diagonalising the 2x2 block of a in that plane.
-    let uw: [(Vector3<T>, Vector3<T>); 2] = core::array::from_fn(|l| {
-        let v = v[l];
-        let u = if v.x.abs() < T::lit(0.57) {
-            // v × (1, 0, 0)
-            Vector3::new(T::ZERO, v.z, -v.y)
+    let vuw: [(Vector3<T>, Vector3<T>, Vector3<T>); 2] = core::array::from_fn(|l| {
+        let (c, best) = cross[l];
+        // v × (1, 0, 0) or v × (0, 1, 0), whichever is longer (|v.x| < 0.57).
+        let u = if c.x * c.x < T::lit(0.57 * 0.57) * best {
+            Vector3::new(T::ZERO, c.z, -c.y)
         } else {
-            // v × (0, 1, 0)
-            Vector3::new(-v.z, T::ZERO, v.x)
+            Vector3::new(-c.z, T::ZERO, c.x)
         };
-        let n = u.norm();
-        let u = if n > T::ZERO { u / n } else { Vector3::x() };
-        (u, v.cross(&u))
+        let nu = u.norm_squared();
+        if best > T::ZERO && nu > T::ZERO {
+            let (v, u) = (c / best.sqrt(), u / nu.sqrt());
+            (v, u, v.cross(&u))
+        } else {
+            (Vector3::x(), Vector3::y(), Vector3::z())
+        }
     });
     let block: [(T, T, T); 2] = core::array::from_fn(|l| {
         let [a00, a11, a22, a01, a02, a12] = a[l];
@@ -314,7 +316,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
                 a02 * x.x + a12 * x.y + a22 * x.z,
             )
         };
-        let (u, w) = uw[l];
+        let (_, u, w) = vuw[l];
         let (au, aw) = (times(&u), times(&w));
         (u.dot(&au), u.dot(&aw), w.dot(&aw))
     });
@@ -334,15 +336,11 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
         if let Some(e) = special[l] {
             return e;
         }
-        let ((u, w), (app, apq, aqq), (c, s, t)) = (uw[l], block[l], rotation[l]);
+        let ((v, u, w), (app, apq, aqq), (c, s, t)) = (vuw[l], block[l], rotation[l]);
         let u2 = u * c - w * s;
         let w2 = u * s + w * c;
         // Sorted by decreasing value (three compare-and-swaps).
-        let mut pairs = [
-            (isolated[l], v[l]),
-            (app - t * apq, u2),
-            (aqq + t * apq, w2),
-        ];
+        let mut pairs = [(isolated[l], v), (app - t * apq, u2), (aqq + t * apq, w2)];
         for (i, j) in [(0, 1), (1, 2), (0, 1)] {
             if pairs[j].0 > pairs[i].0 {
                 pairs.swap(i, j);
