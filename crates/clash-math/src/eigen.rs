@@ -278,8 +278,9 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
         (v, best)
     });
     for l in 0..2 {
-        let best = cross[l].1;
-        if !(best > T::ZERO) && special[l].is_none() {
+        // (NaN fails the comparison too.)
+        let found = cross[l].1 > T::ZERO;
+        if !found && special[l].is_none() {
             let other = (T::lit(3.0) * q[l] - isolated[l]) * T::HALF;
             let values = if r[l] >= T::ZERO {
                 Vector3::new(isolated[l], other, other)
