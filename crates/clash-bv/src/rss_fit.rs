@@ -31,7 +31,8 @@ impl<T: Scalar> Rss<T> {
     /// pulling in both sides as far as rims of radius `r` cover every point,
     /// and the pulled-in rectangle's exact radius, with the expression
     /// `contains_point` evaluates; a fourth pass measures the full
-    /// rectangle's exact radius when it may be the smaller volume. The
+    /// rectangle's exact radius when it may be the smaller volume. At most
+    /// three points skip the pull-in (they lie in the rectangle's plane). The
     /// volume does not depend on the order of the points.
     pub(crate) fn fit_along<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
         if points.len() <= lanes::FEW {
@@ -58,6 +59,21 @@ impl<T: Scalar> Rss<T> {
             half_lengths: [half.x, half.y],
             radius: T::ZERO,
         };
+        // Radii with the very expression `contains_point` evaluates: the
+        // root of the largest squared distance is the largest distance
+        // exactly (see `rectangle_distance_squared`).
+        let reach = |r: &Self| {
+            let rect = lanes::Rectangle::<L>::new(&r.center, r.half_lengths);
+            lanes::rectangle_reach(&frame, &rect, points).sqrt()
+        };
+        if points.len() <= 3 {
+            // At most three points (a tree's leaf) lie in the plane of the
+            // two major axes (their own, or a lone triangle's frame): the
+            // slab's half-height is rounding, rims that thin cannot pull the
+            // sides in, and the full rectangle is the volume.
+            full.radius = reach(&full);
+            return full;
+        }
         let (hi, lo) = lanes::rim_bounds(&frame, &center, half.z, points);
         let mut shrunk = full;
         for k in 0..2 {
@@ -70,16 +86,9 @@ impl<T: Scalar> Rss<T> {
             shrunk.center += axes.column(k) * ((a + b) * T::HALF);
             shrunk.half_lengths[k] = (b - a) * T::HALF;
         }
-        // Radii with the very expression `contains_point` evaluates: the
-        // root of the largest squared distance is the largest distance
-        // exactly (see `rectangle_distance_squared`). The full rectangle
-        // spans every point's projection, so its radius is the slab's
-        // half-height up to rounding: it is measured only when that estimate
-        // does not already lose to the pulled-in rectangle.
-        let reach = |r: &Self| {
-            let rect = lanes::Rectangle::<L>::new(&r.center, r.half_lengths);
-            lanes::rectangle_reach(&frame, &rect, points).sqrt()
-        };
+        // The full rectangle spans every point's projection, so its radius
+        // is the slab's half-height up to rounding: it is measured only when
+        // that estimate does not already lose to the pulled-in rectangle.
         shrunk.radius = reach(&shrunk);
         full.radius = half.z;
         if shrunk.volume() < full.volume() {

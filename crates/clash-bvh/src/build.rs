@@ -481,18 +481,10 @@ impl Builder {
         depth: u32,
     ) -> Result<usize, FitError> {
         let n = prims.len();
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
         if self.is_leaf(n, depth) {
-            for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
-                *o = e.id;
-            }
-            slots[0] = Node {
-                bv,
-                child_or_first: first,
-                count: n as u32,
-            };
-            return Ok(1);
+            return self.leaf(shared, &mut slots[0], prims, axes, corners, first);
         }
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
         // One pass moves the elements into the children's order, sums each
@@ -549,11 +541,43 @@ impl Builder {
             Ok(1 + l? + r?)
         } else {
             // No closures on the sequential path: their captures would be
-            // marshalled for every node.
-            let l = self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1)?;
-            let r = self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1)?;
+            // marshalled for every node; leaves are written directly.
+            let l = if self.is_leaf(k, depth + 1) {
+                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf)?
+            } else {
+                self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1)?
+            };
+            let r = if self.is_leaf(n - k, depth + 1) {
+                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf)?
+            } else {
+                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1)?
+            };
             Ok(1 + l + r)
         }
+    }
+
+    /// Writes the leaf over `prims` (fitted along `axes`, see [`Self::fit`])
+    /// into `slot`, and its triangles' ids into the leaf order.
+    #[inline]
+    fn leaf<T: Scalar, B: BoundingVolume<T>>(
+        &self,
+        shared: &Shared<'_, T>,
+        slot: &mut Node<B>,
+        prims: Prims<'_, T>,
+        axes: Option<Matrix3<T>>,
+        corners: CornerList<'_>,
+        first: u32,
+    ) -> Result<usize, FitError> {
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
+        for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
+            *o = e.id;
+        }
+        *slot = Node {
+            bv,
+            child_or_first: first,
+            count: prims.len() as u32,
+        };
+        Ok(1)
     }
 
     /// Ranks `prims` for a median or mean split (the records of the left
