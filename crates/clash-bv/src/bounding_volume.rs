@@ -1,7 +1,7 @@
 //! The [`BoundingVolume`] trait that hierarchies are generic over.
 
 use crate::{Aabb, FitError, Obb, RelativePose};
-use clash_math::{Isometry3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::fmt::Debug;
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -80,32 +80,23 @@ pub trait BoundingVolume<T: Scalar>:
         Self::fit_triangles_with_moments(triangles, moments)
     }
 
-    /// `true` when [`Self::fit_triangles_with_moment_sum_over`] uses the
-    /// summed moments and the corners (OBB, RSS): a tree builder prepares
-    /// them only then.
-    const FITS_MOMENT_SUMS: bool = false;
+    /// `true` when the default fit ([`Self::fit_triangles`]) of two or more
+    /// triangles is the volume along their continuous-PCA axes (Eberly
+    /// §6.1.3) holding their corners, and that of a lone non-degenerate
+    /// triangle the volume along [`crate::lone_triangle_axes`] holding it
+    /// (OBB, RSS): [`Self::fit_along_axes`] then computes it from the axes
+    /// and the corners alone, so a tree builder can fit a node from its
+    /// summed moments ([`crate::principal_axes_of_sum`], or
+    /// [`crate::principal_axes_of_moment_union`]) and its distinct vertices,
+    /// without the triangles.
+    const FITS_ALONG_AXES: bool = false;
 
-    /// [`Self::fit_triangles_with_moments_over`] given the moments of the
-    /// whole set summed into one (`sum`, the fold of the triangles'
-    /// [`TriangleMoments`] by [`TriangleMoments::union`] in any grouping):
-    /// a tree builder sums each node's moments from its children's
-    /// (Eberly §6.1.3), so a node's axes cost a constant instead of a pass
-    /// over its triangles. OBBs and RSSs take their axes from `sum` (a lone
-    /// triangle: its own frame) and their extents from `corners`, the same
-    /// volume as [`Self::fit_triangles_with_moments_over`] up to rounding
-    /// in the axes, containing every corner exactly; zero or non-finite
-    /// total area takes the checked fit over `triangles`. The default
-    /// ignores `sum` and `corners`.
-    ///
-    /// # Errors
-    /// [`FitError::Empty`] or [`FitError::NonFinite`].
-    fn fit_triangles_with_moment_sum_over(
-        triangles: &[Triangle<T>],
-        sum: &TriangleMoments<T>,
-        corners: &crate::IndexedPoints<'_, T>,
-    ) -> Result<Self, FitError> {
-        let _ = (sum, corners);
-        Self::fit_triangles(triangles)
+    /// For volumes with [`Self::FITS_ALONG_AXES`]: the volume along `axes`
+    /// (orthonormal, right-handed columns) holding `corners`, which must be
+    /// finite; it contains each of them exactly. `None` for other volumes.
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        let _ = (axes, corners);
+        None
     }
 
     /// A volume containing both `self` and `other`.

@@ -1,5 +1,6 @@
 //! [`IndexedPoints`]: points picked from a vertex array by index.
 use crate::FitError;
+use crate::lanes::{Points2, pair_of};
 use crate::obb::PointSet;
 use clash_math::{Point3, Scalar};
 
@@ -25,7 +26,12 @@ impl<'a, T: Scalar> IndexedPoints<'a, T> {
         if ids.is_empty() {
             return Err(FitError::Empty);
         }
-        if let Some(&index) = ids.iter().find(|&&i| i as usize >= vertices.len()) {
+        // One branch-free pass (builders construct a set per tree node); the
+        // offending index is looked up only on error.
+        let len = vertices.len();
+        if ids.iter().fold(false, |bad, &i| bad | (i as usize >= len))
+            && let Some(&index) = ids.iter().find(|&&i| i as usize >= len)
+        {
             return Err(FitError::IndexOutOfRange {
                 index,
                 len: vertices.len(),
@@ -56,9 +62,25 @@ impl<T: Scalar> PointSet<T> for IndexedPoints<'_, T> {
         self.vertices[self.ids[0] as usize]
     }
     #[inline]
+    fn len(&self) -> usize {
+        self.ids.len()
+    }
+    #[inline(always)]
     fn each(&self, mut f: impl FnMut(&Point3<T>)) {
         for &i in self.ids {
             f(&self.vertices[i as usize]);
+        }
+    }
+    #[inline(always)]
+    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+        let v = self.vertices;
+        let mut pairs = self.ids.chunks_exact(2);
+        for p in &mut pairs {
+            f(pair_of(&v[p[0] as usize], &v[p[1] as usize]));
+        }
+        if let [i] = pairs.remainder() {
+            let p = &v[*i as usize];
+            f(pair_of(p, p));
         }
     }
 }

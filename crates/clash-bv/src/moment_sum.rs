@@ -1,19 +1,23 @@
-//! OBB and RSS fits from a triangle set's summed moments
-//! ([`crate::BoundingVolume::fit_triangles_with_moment_sum_over`]).
-use crate::FitError;
+//! The OBB and RSS fit axes of a triangle set from its moments summed by
+//! union ([`principal_axes_of_moment_union`]).
 use crate::obb_fit::{principal_axes, single_triangle_axes};
 use clash_math::{Matrix3, Scalar, Triangle, TriangleMoments, covariance_of_moments};
 
-/// The axes of the continuous-PCA fits (Eberly §6.1.3) from the moments of
-/// the whole set summed into one (`sum`, e.g. by
-/// [`TriangleMoments::union`]): a lone triangle's own frame, else the
-/// principal axes of `sum`'s covariance; `None` when the total area is zero
-/// or non-finite (degenerate or non-finite input).
-fn axes_of_sum<T: Scalar>(
+/// The axes of the default OBB and RSS fits (continuous PCA, Eberly
+/// §6.1.3) of `triangles` from their moments summed into one (`sum`, the
+/// fold of their [`TriangleMoments`] by [`TriangleMoments::union`] in any
+/// grouping, e.g. a tree node's as the union of its children's): a lone
+/// triangle's own frame ([`crate::lone_triangle_axes`]), else the principal
+/// axes of `sum`'s covariance, equal to those of the per-triangle moments
+/// up to rounding. With them, [`crate::BoundingVolume::fit_along_axes`]
+/// fits a node at a cost independent of its size. `None` when the total
+/// area is zero or non-finite (degenerate or non-finite input, or no
+/// triangles): the checked fit over the triangles then applies.
+pub fn principal_axes_of_moment_union<T: Scalar>(
     triangles: &[Triangle<T>],
     sum: &TriangleMoments<T>,
 ) -> Option<Matrix3<T>> {
-    if sum.area <= T::ZERO || !sum.area.finite() {
+    if triangles.is_empty() || sum.area <= T::ZERO || !sum.area.finite() {
         return None;
     }
     match triangles {
@@ -22,27 +26,10 @@ fn axes_of_sum<T: Scalar>(
     }
 }
 
-/// Fits `along` the axes of the summed moments, or takes `fallback` (the
-/// checked fit over the triangles) on degenerate or non-finite input;
-/// [`FitError::Empty`] without triangles.
-pub(crate) fn fit_with_sum_axes<T: Scalar, V>(
-    triangles: &[Triangle<T>],
-    sum: &TriangleMoments<T>,
-    along: impl FnOnce(&Matrix3<T>) -> V,
-    fallback: impl FnOnce() -> Result<V, FitError>,
-) -> Result<V, FitError> {
-    if triangles.is_empty() {
-        return Err(FitError::Empty);
-    }
-    match axes_of_sum(triangles, sum) {
-        Some(axes) => Ok(along(&axes)),
-        None => fallback(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::{BoundingVolume, FitError, IndexedPoints, Obb, Rss};
+    use super::principal_axes_of_moment_union;
+    use crate::{BoundingVolume, IndexedPoints, Obb, Rss};
     use clash_math::{Point3, Triangle, TriangleMoments};
 
     fn soup(n: usize) -> (Vec<Point3<f64>>, Vec<Triangle<f64>>) {
@@ -60,10 +47,10 @@ mod tests {
         (tris.iter().flat_map(|t| t.vertices()).collect(), tris)
     }
 
-    /// From the union of the moments the boxes hold every corner, match
-    /// the per-triangle moment fit to rounding in the axes, and a lone
-    /// triangle gets exactly the per-triangle fit; degenerate input takes
-    /// the checked path and no triangles is an error.
+    /// Along the axes of the union of the moments, the boxes hold every
+    /// corner and match the per-triangle moment fit to rounding in the
+    /// axes; a lone triangle gets exactly the per-triangle fit; degenerate,
+    /// non-finite and empty input gives no axes (the checked fit applies).
     #[test]
     fn summed_moment_fits() {
         let (corners, tris) = soup(40);
@@ -71,8 +58,9 @@ mod tests {
         let points = IndexedPoints::new(&corners, &ids).unwrap();
         let moms: Vec<_> = tris.iter().map(TriangleMoments::new).collect();
         let sum = moms[1..].iter().fold(moms[0], |s, m| s.union(m));
-        let obb = Obb::fit_triangles_with_moment_sum_over(&tris, &sum, &points).unwrap();
-        let rss = Rss::fit_triangles_with_moment_sum_over(&tris, &sum, &points).unwrap();
+        let axes = principal_axes_of_moment_union(&tris, &sum).unwrap();
+        let obb = Obb::fit_along_axes(&axes, &points).unwrap();
+        let rss = Rss::fit_along_axes(&axes, &points).unwrap();
         for p in &corners {
             assert!(obb.contains_point(p) && rss.contains_point(p));
         }
@@ -83,12 +71,13 @@ mod tests {
         assert!((rss.volume() - rss_want.volume()).abs() < 1e-9 * rss_want.volume());
         // One triangle: its own frame, as the per-triangle fit.
         let one = IndexedPoints::new(&corners, &ids[..3]).unwrap();
+        let lone = principal_axes_of_moment_union(&tris[..1], &moms[0]).unwrap();
         assert_eq!(
-            Obb::fit_triangles_with_moment_sum_over(&tris[..1], &moms[0], &one).unwrap(),
+            Obb::fit_along_axes(&lone, &one).unwrap(),
             Obb::fit_triangles_with_moments_over(&tris[..1], &moms[..1], &one).unwrap()
         );
         assert_eq!(
-            Rss::fit_triangles_with_moment_sum_over(&tris[..1], &moms[0], &one).unwrap(),
+            Rss::fit_along_axes(&lone, &one).unwrap(),
             Rss::fit_triangles_with_moments_over(&tris[..1], &moms[..1], &one).unwrap()
         );
         // Degenerate: every corner on a line.
@@ -98,21 +87,14 @@ mod tests {
             Triangle::new(p(3.0), p(4.0), p(5.0)),
         ];
         let fm: Vec<_> = flat.iter().map(TriangleMoments::new).collect();
-        let fc: Vec<Point3<f64>> = flat.iter().flat_map(|t| t.vertices()).collect();
-        let fi: Vec<u32> = (0..6).collect();
-        let fp = IndexedPoints::new(&fc, &fi).unwrap();
-        let o = Obb::fit_triangles_with_moment_sum_over(&flat, &fm[0].union(&fm[1]), &fp).unwrap();
-        assert_eq!(o, Obb::fit_pca_triangles(&flat).unwrap());
         assert_eq!(
-            Obb::fit_triangles_with_moment_sum_over(&[], &fm[0], &fp).unwrap_err(),
-            FitError::Empty
+            principal_axes_of_moment_union(&flat, &fm[0].union(&fm[1])),
+            None
         );
-        // Non-finite input: the checked path's typed error.
+        assert_eq!(principal_axes_of_moment_union::<f64>(&[], &sum), None);
+        // Non-finite input.
         let nan = [Triangle::new(p(f64::NAN), p(1.0), p(2.0)), flat[1]];
         let nm = TriangleMoments::new(&nan[0]).union(&fm[1]);
-        assert!(matches!(
-            Rss::fit_triangles_with_moment_sum_over(&nan, &nm, &fp),
-            Err(FitError::NonFinite { .. })
-        ));
+        assert_eq!(principal_axes_of_moment_union(&nan, &nm), None);
     }
 }

@@ -1,6 +1,7 @@
 //! Oriented bounding boxes, RTCD §4.4. The overlap test is in
 //! [`crate::obb_obb`], the fits in [`crate::obb_fit`] and [`crate::obb_tight`].
 use crate::check::triangle_corners;
+use crate::lanes::{self, Lanes, Points2, pair_of};
 use crate::{Aabb, BoundingVolume, FitError};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
@@ -27,35 +28,34 @@ impl<T: Scalar> Obb<T> {
     }
 
     /// [`Self::from_axes_and_points`] over the points of a point set visited
-    /// twice (no buffer; a tree builder fits every node).
+    /// twice, two points at a time in lanes (no buffer; a tree builder fits
+    /// every node): the extents about the first point give the centre; a
+    /// second pass about the stored centre evaluates, per lane, the very
+    /// expression `contains_point` evaluates, so every input point tests
+    /// inside exactly; the half-widths are then padded by the rounding bound
+    /// of that expression (about 3 ulps of |p - c|), so the box also holds
+    /// the points in exact arithmetic and separating-axis tests stay
+    /// conservative. The box does not depend on the order of the points.
     pub(crate) fn from_axes_over<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
+        if points.len() <= lanes::FEW {
+            Self::from_axes_in::<lanes::One<T>, P>(axes, points)
+        } else {
+            Self::from_axes_in::<lanes::Two<T>, P>(axes, points)
+        }
+    }
+
+    /// [`Self::from_axes_over`] in lanes of type `L`.
+    #[inline(always)]
+    pub(crate) fn from_axes_in<L: Lanes<T>, P: PointSet<T> + ?Sized>(
+        axes: &Matrix3<T>,
+        points: &P,
+    ) -> Self {
         let origin = points.first();
-        let mut lo = Vector3::repeat(T::INFINITY);
-        let mut hi = Vector3::repeat(T::NEG_INFINITY);
-        points.each(|p| {
-            let u = axes.tr_mul(&(p - origin));
-            for k in 0..3 {
-                lo[k] = lo[k].min_of(u[k]);
-                hi[k] = hi[k].max_of(u[k]);
-            }
-        });
+        let frame = lanes::Frame::<L>::new(axes);
+        let (lo, hi) = lanes::spans(&frame, &origin, points);
         let mid = (lo + hi) * T::HALF;
         let center = origin + axes * mid;
-        // Second pass about the stored centre, with the very expression
-        // `contains_point` evaluates, so every input point tests inside
-        // exactly; then pad by the rounding bound of that expression
-        // (about 3 ulps of |p - c|), so the box also holds the points in
-        // exact arithmetic and separating-axis tests stay conservative.
-        let mut half: Vector3<T> = Vector3::zeros();
-        let mut reach = T::ZERO;
-        points.each(|p| {
-            let d = p - center;
-            let u = axes.tr_mul(&d);
-            for k in 0..3 {
-                half[k] = half[k].max_of(u[k].abs());
-            }
-            reach = reach.max_of(d.abs().sum());
-        });
+        let (half, reach) = lanes::box_reach(&frame, &center, points);
         let pad = reach * T::EPSILON * T::lit(4.0);
         Self {
             center,
@@ -106,22 +106,6 @@ pub const TIGHT_FIT_SAMPLE: usize = 64;
 impl<T: Scalar> BoundingVolume<T> for Obb<T> {
     const NAME: &'static str = "obb";
 
-    const FITS_MOMENT_SUMS: bool = true;
-
-    /// Axes from the summed moments, extents over `corners`.
-    fn fit_triangles_with_moment_sum_over(
-        triangles: &[Triangle<T>],
-        sum: &TriangleMoments<T>,
-        corners: &crate::IndexedPoints<'_, T>,
-    ) -> Result<Self, FitError> {
-        crate::moment_sum::fit_with_sum_axes(
-            triangles,
-            sum,
-            |axes| Self::from_axes_over(axes, corners),
-            || Self::fit_pca_triangles(triangles),
-        )
-    }
-
     /// PCA of the points ([`Obb::fit_pca_points`]).
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
         Self::fit_pca_points(points)
@@ -152,6 +136,14 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
             |axes| Self::from_axes_over(axes, corners),
             || Self::fit_pca_triangles(triangles),
         )
+    }
+
+    const FITS_ALONG_AXES: bool = true;
+
+    /// The box along `axes` over `corners` (two passes: the extents, then
+    /// the padded containment pass).
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        Some(Self::from_axes_over(axes, corners))
     }
 
     /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
@@ -271,12 +263,18 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
 }
 
 /// A non-empty, finite set of points that a fit visits in place: a point
-/// slice, or a triangle slice's corners (no corner buffer).
+/// slice, a triangle slice's corners (no corner buffer), or points picked
+/// by index ([`crate::IndexedPoints`]).
 pub(crate) trait PointSet<T: Scalar> {
     /// Some point of the set.
     fn first(&self) -> Point3<T>;
+    /// Number of points (repeats counted).
+    fn len(&self) -> usize;
     /// Calls `f` on every point.
     fn each(&self, f: impl FnMut(&Point3<T>));
+    /// Calls `f` on every point, two at a time in lanes; an odd point out
+    /// fills both lanes.
+    fn each_pair(&self, f: impl FnMut(Points2<T>));
 }
 
 impl<T: Scalar> PointSet<T> for [Point3<T>] {
@@ -285,9 +283,23 @@ impl<T: Scalar> PointSet<T> for [Point3<T>] {
         self.first().copied().unwrap_or_else(Point3::origin)
     }
     #[inline]
+    fn len(&self) -> usize {
+        <[Point3<T>]>::len(self)
+    }
+    #[inline(always)]
     fn each(&self, mut f: impl FnMut(&Point3<T>)) {
         for p in self {
             f(p);
+        }
+    }
+    #[inline(always)]
+    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+        let mut pairs = self.chunks_exact(2);
+        for p in &mut pairs {
+            f(pair_of(&p[0], &p[1]));
+        }
+        if let [p] = pairs.remainder() {
+            f(pair_of(p, p));
         }
     }
 }
@@ -298,11 +310,30 @@ impl<T: Scalar> PointSet<T> for [Triangle<T>] {
         self.first().map_or_else(Point3::origin, |t| t.a)
     }
     #[inline]
+    fn len(&self) -> usize {
+        3 * <[Triangle<T>]>::len(self)
+    }
+    #[inline(always)]
     fn each(&self, mut f: impl FnMut(&Point3<T>)) {
         // One call site: the inliner weighs one copy of `f`, not three.
         for t in self {
             for p in [&t.a, &t.b, &t.c] {
                 f(p);
+            }
+        }
+    }
+    #[inline(always)]
+    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+        // Two triangles are three pairs of corners.
+        let mut twos = self.chunks_exact(2);
+        for t in &mut twos {
+            for (a, b) in [(&t[0].a, &t[0].b), (&t[0].c, &t[1].a), (&t[1].b, &t[1].c)] {
+                f(pair_of(a, b));
+            }
+        }
+        if let [t] = twos.remainder() {
+            for (a, b) in [(&t.a, &t.b), (&t.c, &t.c)] {
+                f(pair_of(a, b));
             }
         }
     }

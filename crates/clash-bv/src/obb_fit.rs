@@ -4,8 +4,9 @@
 use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
-    Matrix3, Point3, Scalar, Triangle, TriangleMoments, covariance_of_hull, covariance_of_moments,
-    covariance_of_points, covariance_of_triangles, symmetric_eigen_closed_form,
+    Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_hull,
+    covariance_of_moments, covariance_of_points, covariance_of_triangles,
+    symmetric_eigen_closed_form_x2,
 };
 
 /// The eigenvectors of a covariance matrix (right-handed, orthonormal columns,
@@ -14,19 +15,30 @@ use clash_math::{
 /// orthonormal frame gives a valid box, so the last digits of the axes
 /// matter less than speed.
 pub(crate) fn principal_axes<T: Scalar>(cov: &Matrix3<T>) -> Matrix3<T> {
-    let e = symmetric_eigen_closed_form(cov);
-    // Re-orthonormalise against rounding (Gram–Schmidt, then the cross product).
-    let x = e
-        .vectors
-        .column(0)
-        .into_owned()
-        .try_normalize(T::ZERO)
-        .unwrap_or_else(clash_math::Vector3::x);
-    let y0 = e.vectors.column(1).into_owned();
-    let y = (y0 - x * x.dot(&y0))
-        .try_normalize(T::ZERO)
-        .unwrap_or_else(|| any_orthogonal(&x));
-    Matrix3::from_columns(&[x, y, x.cross(&y)])
+    let [axes, _] = principal_axes_x2([cov, cov]);
+    axes
+}
+
+/// [`principal_axes`] of two covariance matrices, solved side by side
+/// ([`symmetric_eigen_closed_form_x2`]).
+pub(crate) fn principal_axes_x2<T: Scalar>(cov: [&Matrix3<T>; 2]) -> [Matrix3<T>; 2] {
+    let e = symmetric_eigen_closed_form_x2(cov);
+    // Re-orthonormalise against rounding (Gram–Schmidt, then the cross
+    // product), both frames step by step.
+    let x: [Vector3<T>; 2] = core::array::from_fn(|l| {
+        e[l].vectors
+            .column(0)
+            .into_owned()
+            .try_normalize(T::ZERO)
+            .unwrap_or_else(Vector3::x)
+    });
+    core::array::from_fn(|l| {
+        let y0 = e[l].vectors.column(1).into_owned();
+        let y = (y0 - x[l] * x[l].dot(&y0))
+            .try_normalize(T::ZERO)
+            .unwrap_or_else(|| any_orthogonal(&x[l]));
+        Matrix3::from_columns(&[x[l], y, x[l].cross(&y)])
+    })
 }
 
 /// For one non-degenerate triangle: the frame of its smallest enclosing
@@ -45,6 +57,41 @@ pub(crate) fn single_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3
     let z = edges[0].cross(&edges[1]).try_normalize(T::ZERO)?;
     let y = z.cross(&x).try_normalize(T::ZERO)?;
     Some(Matrix3::from_columns(&[y.cross(&z), y, z]))
+}
+
+/// The axes of the default OBB and RSS fits of a lone triangle (a tree's
+/// leaf): its longest edge, the in-plane perpendicular and the unit normal,
+/// the frame of its smallest enclosing rectangle. `None` for a degenerate
+/// triangle, whose fits take the principal axes of its corners.
+pub fn lone_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3<T>> {
+    single_triangle_axes(t)
+}
+
+/// The principal axes (right-handed, orthonormal columns, decreasing
+/// variance) of triangles as a continuous distribution (Eberly §6.1.3)
+/// given their moments summed about any origin ([`MomentSum`]): the axes
+/// of [`Obb::fit_pca_triangles`] and [`Rss::fit_pca_triangles`] for two or
+/// more triangles, up to rounding. `None` when the total area is zero or
+/// not finite (the fits then take the checked path over the triangles).
+///
+/// [`Rss::fit_pca_triangles`]: crate::Rss::fit_pca_triangles
+pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
+    let [axes, _] = principal_axes_of_sums([sum, sum]);
+    axes
+}
+
+/// [`principal_axes_of_sum`] of two sums, solved side by side (a tree
+/// builder fits the two children of a node together): the solve is bound
+/// by the latency of its square roots and divisions, and two independent
+/// ones overlap.
+pub fn principal_axes_of_sums<T: Scalar>(sums: [&MomentSum; 2]) -> [Option<Matrix3<T>>; 2] {
+    let cov = sums.map(|s| s.covariance().map(|c| c.matrix.map(T::lit)));
+    let stand_in = Matrix3::identity();
+    let axes = principal_axes_x2([
+        cov[0].as_ref().unwrap_or(&stand_in),
+        cov[1].as_ref().unwrap_or(&stand_in),
+    ]);
+    [cov[0].map(|_| axes[0]), cov[1].map(|_| axes[1])]
 }
 
 /// The axes [`Obb::fit_pca_triangles`] takes (a lone triangle's own frame,

@@ -65,21 +65,6 @@ impl<T: Scalar> Rss<T> {
 impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     const NAME: &'static str = "rss";
 
-    const FITS_MOMENT_SUMS: bool = true;
-
-    /// Axes from the summed moments, extents over `corners`.
-    fn fit_triangles_with_moment_sum_over(
-        triangles: &[Triangle<T>],
-        sum: &TriangleMoments<T>,
-        corners: &crate::IndexedPoints<'_, T>,
-    ) -> Result<Self, FitError> {
-        crate::moment_sum::fit_with_sum_axes(
-            triangles,
-            sum,
-            |axes| Self::fit_along(axes, corners),
-            || Self::fit_pca_triangles(triangles),
-        )
-    }
     const REFINE_DISTANCE_BOUND: bool = false;
 
     /// [`Rss::fit_pca`].
@@ -112,6 +97,13 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
             |axes| Self::fit_along(axes, corners),
             || Self::fit_pca_triangles(triangles),
         )
+    }
+
+    const FITS_ALONG_AXES: bool = true;
+
+    /// [`Rss::fit_pca`]'s rectangle and radius along `axes` over `corners`.
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        Some(Self::fit_along(axes, corners))
     }
 
     /// A rectangle over the principal axes of both rectangles' corners, its

@@ -1,6 +1,7 @@
 //! Fitting rectangle-swept spheres along principal axes (RTCD §4.5.2 with the
 //! covariance axes of §4.3.3).
 use crate::check::{check_points, check_triangles};
+use crate::lanes::{self, Lanes};
 use crate::obb::PointSet;
 use crate::obb_fit::principal_axes;
 use crate::{BoundingVolume, FitError, Rss};
@@ -24,26 +25,56 @@ impl<T: Scalar> Rss<T> {
 
     /// See [`Rss::fit_pca`]; `points` non-empty and finite. Visits the points
     /// in place ([`PointSet`]: a tree builder fits every node, and a
-    /// triangle slice needs no corner buffer) in five passes: two for the
-    /// full rectangle, one for the radius, one pulling in both sides, one
-    /// measuring both candidates' exact radii.
+    /// triangle slice needs no corner buffer), two at a time in lanes, in
+    /// three passes: the extents along the axes (the full rectangle, placed
+    /// at the middle of the normal range, and the radius `r` of that slab),
+    /// pulling in both sides as far as rims of radius `r` cover every point,
+    /// and the pulled-in rectangle's exact radius, with the expression
+    /// `contains_point` evaluates; a fourth pass measures the full
+    /// rectangle's exact radius when it may be the smaller volume. At most
+    /// three points skip the pull-in (they lie in the rectangle's plane). The
+    /// volume does not depend on the order of the points.
     pub(crate) fn fit_along<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
-        let full = Self::rectangle_over_set(axes, points);
-        let n = axes.column(2).into_owned();
-        let mut r = T::ZERO;
-        points.each(|p| r = r.max_of((p - full.center).dot(&n).abs()));
-        let side = [axes.column(0).into_owned(), axes.column(1).into_owned()];
-        let (mut hi, mut lo) = ([T::NEG_INFINITY; 2], [T::INFINITY; 2]);
-        points.each(|p| {
-            let d = p - full.center;
-            let z = d.dot(&n);
-            let s = (r * r - z * z).max_of(T::ZERO).sqrt();
-            for k in 0..2 {
-                let u = d.dot(&side[k]);
-                hi[k] = hi[k].max_of(u - s);
-                lo[k] = lo[k].min_of(u + s);
-            }
-        });
+        if points.len() <= lanes::FEW {
+            Self::fit_along_in::<lanes::One<T>, P>(axes, points)
+        } else {
+            Self::fit_along_in::<lanes::Two<T>, P>(axes, points)
+        }
+    }
+
+    /// [`Self::fit_along`] in lanes of type `L`.
+    #[inline(always)]
+    pub(crate) fn fit_along_in<L: Lanes<T>, P: PointSet<T> + ?Sized>(
+        axes: &Matrix3<T>,
+        points: &P,
+    ) -> Self {
+        let origin = points.first();
+        let frame = lanes::Frame::<L>::new(axes);
+        let (lo, hi) = lanes::spans(&frame, &origin, points);
+        let center = origin + axes * ((lo + hi) * T::HALF);
+        let half = (hi - lo) * T::HALF;
+        let mut full = Self {
+            center,
+            axes: *axes,
+            half_lengths: [half.x, half.y],
+            radius: T::ZERO,
+        };
+        // Radii with the very expression `contains_point` evaluates: the
+        // root of the largest squared distance is the largest distance
+        // exactly (see `rectangle_distance_squared`).
+        let reach = |r: &Self| {
+            let rect = lanes::Rectangle::<L>::new(&r.center, r.half_lengths);
+            lanes::rectangle_reach(&frame, &rect, points).sqrt()
+        };
+        if points.len() <= 3 {
+            // At most three points (a tree's leaf) lie in the plane of the
+            // two major axes (their own, or a lone triangle's frame): the
+            // slab's half-height is rounding, rims that thin cannot pull the
+            // sides in, and the full rectangle is the volume.
+            full.radius = reach(&full);
+            return full;
+        }
+        let (hi, lo) = lanes::rim_bounds(&frame, &center, half.z, points);
         let mut shrunk = full;
         for k in 0..2 {
             let (a, b) = if lo[k] <= hi[k] {
@@ -52,20 +83,18 @@ impl<T: Scalar> Rss<T> {
                 let m = (lo[k] + hi[k]) * T::HALF;
                 (m, m)
             };
-            shrunk.center += side[k] * ((a + b) * T::HALF);
+            shrunk.center += axes.column(k) * ((a + b) * T::HALF);
             shrunk.half_lengths[k] = (b - a) * T::HALF;
         }
-        // Both radii with the very expression `contains_point` evaluates:
-        // the root of the largest squared distance is the largest distance
-        // exactly (see `rectangle_distance_squared`), one root per volume.
-        let (mut full, mut shrunk) = (full, shrunk);
-        let (mut full2, mut shrunk2) = (T::ZERO, T::ZERO);
-        points.each(|p| {
-            full2 = full2.max_of(full.rectangle_distance_squared(p));
-            shrunk2 = shrunk2.max_of(shrunk.rectangle_distance_squared(p));
-        });
-        full.radius = full2.sqrt();
-        shrunk.radius = shrunk2.sqrt();
+        // The full rectangle spans every point's projection, so its radius
+        // is the slab's half-height up to rounding: it is measured only when
+        // that estimate does not already lose to the pulled-in rectangle.
+        shrunk.radius = reach(&shrunk);
+        full.radius = half.z;
+        if shrunk.volume() < full.volume() {
+            return shrunk;
+        }
+        full.radius = reach(&full);
         if shrunk.volume() < full.volume() {
             shrunk
         } else {

@@ -1,11 +1,15 @@
 //! Top-down construction (RTCD §6.2.1, Eberly §6.2), parallel with
 //! `rayon::join` and bit-identical on any number of threads.
 //!
-//! The builder keeps parallel arrays (triangles, their moments and
-//! centroids, triangle ids; see `partition::Prims`) and partitions them in
-//! place, so a node's triangles are always one contiguous slice: no buffer
-//! is allocated per node. Each triangle's moments are computed once, so a
-//! node's continuous-PCA covariance is a sum (Eberly §6.1.3). A subtree over `n`
+//! The median/mean builder keeps one working element per triangle (its
+//! moments about the mesh's origin and its id; see `partition::Prims`), so
+//! a node's triangles are always one contiguous slice: no buffer is
+//! allocated per node. Each triangle's moments are computed once, so a
+//! node's continuous-PCA covariance is a sum (Eberly §6.1.3); a parent
+//! sums both children's moments, and lists their distinct vertices, in the
+//! one pass that moves its elements into the children's order. Volumes
+//! fitted along principal axes (OBB, RSS) then need no triangles: the axes
+//! come from the sum and the extents from the listed vertices. A subtree over `n`
 //! triangles owns `2n - 1` node slots (the most a tree with non-empty leaves can
 //! use); its left child over `k` triangles owns the next `2k - 1` slots and the
 //! right child the `2(n - k) - 1` after those. Subtrees therefore write disjoint
@@ -16,9 +20,9 @@
 //! The binned-SAH split rule has a builder of its own (`crate::sah`).
 
 use crate::Node;
-use crate::partition::{Keyed, Prims};
+use crate::partition::{Elem, Prims};
 use clash_bv::{BoundingVolume, FitError, IndexedPoints};
-use clash_math::{Point3, Scalar, Triangle, TriangleMoments, Vector3};
+use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -178,66 +182,145 @@ pub(crate) struct Built<T: Scalar, B> {
 }
 
 /// A mesh's vertices and triangle indices, from which the median/mean
-/// builder lists each node's distinct corners for the OBB and RSS fits
-/// (`fit_triangles_with_moments_over`): about six times fewer points than
+/// builder lists each node's distinct corners for the fits along axes
+/// ([`BoundingVolume::fit_along_axes`]): about six times fewer points than
 /// three corners per triangle on a closed mesh.
+#[derive(Clone, Copy)]
 pub(crate) struct CornerSource<'a, T: Scalar> {
     pub vertices: &'a [Point3<T>],
     pub indices: &'a [[u32; 3]],
 }
 
-/// [`CornerSource`] with one stamp per vertex: the slot of the last node
-/// that listed it. Siblings built on different threads share vertices, so
-/// a stamp can be overwritten between two corners of one node; the vertex
-/// is then listed twice, which changes no extent (a minimum or maximum over
-/// a repeated point), so the fit does not depend on the schedule. A vertex
-/// is never missed: a node's slot is unique, so the first of its corners
-/// at a vertex always finds another stamp.
-struct Corners<'a, T: Scalar> {
-    source: CornerSource<'a, T>,
-    stamps: Vec<AtomicU32>,
+impl<T: Scalar> CornerSource<'_, T> {
+    /// Triangle `id` of the mesh.
+    #[inline]
+    fn triangle(&self, id: usize) -> Triangle<T> {
+        let [a, b, c] = self.indices[id];
+        let v = self.vertices;
+        Triangle::new(v[a as usize], v[b as usize], v[c as usize])
+    }
+
+    /// The triangles `0..n` in parallel (order-preserving).
+    fn triangles(&self) -> Vec<Triangle<T>> {
+        (0..self.indices.len())
+            .into_par_iter()
+            .map(|i| self.triangle(i))
+            .collect()
+    }
 }
 
-/// Nodes smaller than this fit their triangles' corners directly (and so
-/// does every node of a mesh that shares few vertices: `stamps` is then
-/// empty, as is the scratch).
-const CORNER_LIST_MIN: usize = 4;
+/// What every node of the median/mean builder reads: the mesh's vertices
+/// and index triples (triangles by id), and one stamp per
+/// vertex: the slot of the last node whose corner list took it. A parent
+/// lists its children's corners (left child, then right) as it moves their
+/// elements; siblings built on different threads share vertices, so a stamp
+/// can be overwritten between two corners of one node, and the vertex is
+/// then listed twice, which changes no extent (a minimum or maximum over a
+/// repeated point), so the fit does not depend on the schedule. A vertex is
+/// never missed: a node's slot is unique, so the first of its corners at a
+/// vertex always finds another stamp. A list never exceeds three entries
+/// per triangle.
+struct Shared<'a, T: Scalar> {
+    source: CornerSource<'a, T>,
+    /// Empty when no node fits along axes (`lists` false).
+    stamps: Vec<AtomicU32>,
+    lists: bool,
+}
+
+impl<T: Scalar> Shared<'_, T> {
+    /// A lone triangle's frame ([`clash_bv::lone_triangle_axes`]); `None`
+    /// for a degenerate or overflowing one (a non-finite corner makes the
+    /// area non-finite).
+    fn lone_axes(&self, e: &Elem) -> Option<Matrix3<T>> {
+        if e.m.area > 0.0 && e.m.area.is_finite() {
+            clash_bv::lone_triangle_axes(&self.source.triangle(e.id as usize))
+        } else {
+            None
+        }
+    }
+
+    /// Appends the corners of triangle `id` not yet stamped `slot` to
+    /// `out[*m..]`. Branch-free (whether a corner is new is as good as
+    /// random): each corner is written at `out[*m]` and kept only if new,
+    /// which stays in bounds since `out` has room for every corner visited.
+    #[inline(always)]
+    fn list(&self, id: u32, slot: u32, out: &mut [u32], m: &mut usize) {
+        for &v in &self.source.indices[id as usize] {
+            let stamp = &self.stamps[v as usize];
+            let new = stamp.load(Ordering::Relaxed) != slot;
+            stamp.store(slot, Ordering::Relaxed);
+            out[*m] = v;
+            *m += new as usize;
+        }
+    }
+}
+
+/// A node's corner list: room for three entries per triangle, of which
+/// the first `len` are the node's distinct vertices (see [`Shared`]).
+struct CornerList<'a> {
+    ids: &'a mut [u32],
+    len: usize,
+}
 
 pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
-    triangles: Vec<Triangle<T>>,
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {
+    let builder = Builder { opts: *opts };
     if let SplitRule::Sah { .. } = opts.split {
         return crate::sah::build_sah(corners, opts);
     }
-    let builder = Builder { opts: *opts };
-    let n = triangles.len();
-    let mut tris = triangles;
-    // Set-up and compaction run on the pool too (order-preserving collects).
-    // Each triangle's moments (and centroid) once, for every node's fit.
-    let mut moms: Vec<TriangleMoments<T>> = tris.par_iter().map(TriangleMoments::new).collect();
-    let mut ids: Vec<u32> = (0..n as u32).collect();
-    let mut keys: Vec<Keyed<T>> = vec![Keyed::blank(); n];
-    let mut left = vec![false; n];
-    // Unused slots keep a placeholder (the cheap fit of one triangle,
-    // marked by `count == UNUSED`); a full tree (one triangle per leaf, the
-    // default) uses every slot and needs no compaction.
+    let n = corners.indices.len();
+    // Nodes fit along axes from summed moments and listed corners, without
+    // their triangles, unless the volume or the fit needs the triangles.
+    let lists = B::FITS_ALONG_AXES && opts.fit != FitQuality::Tight;
+    let carry = !B::FITS_ALONG_AXES || opts.fit != FitQuality::Default;
+    // Set-up runs on the pool too (order-preserving collects). Each
+    // triangle's moments once, about the centre of the centroids' bounds
+    // (minimum and maximum are exact, so the reduction is deterministic).
+    let (lo, hi) = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let c = corners.triangle(i).centroid();
+            (c, c)
+        })
+        .reduce(
+            || {
+                (
+                    Point3::from(Vector3::repeat(T::INFINITY)),
+                    Point3::from(Vector3::repeat(T::NEG_INFINITY)),
+                )
+            },
+            |a, b| (a.0.inf(&b.0), a.1.sup(&b.1)),
+        );
+    let origin = Point3::from((lo.coords.map(T::to_f64) + hi.coords.map(T::to_f64)) * 0.5);
+    let mut elems: Vec<Elem> = (0..n)
+        .into_par_iter()
+        .map(|i| Elem {
+            m: TriangleMoments::new(&corners.triangle(i)).about(&origin),
+            id: i as u32,
+        })
+        .collect();
+    let mut alt = vec![Elem::default(); n];
+    let (mut tris, mut alt_tris) = if carry {
+        let tris = corners.triangles();
+        (tris.clone(), tris)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let mut recs = vec![0u128; n];
+    let mut order = vec![0u32; n];
+    // Unused slots keep a placeholder (the fit of one triangle, marked by
+    // `count == UNUSED`); a full tree (one triangle per leaf, the default)
+    // uses every slot and needs no compaction.
     let placeholder = Node {
-        bv: B::fit_triangles_with_moments(&tris[..1], &moms[..1])?,
+        bv: B::fit_triangles(&[corners.triangle(0)])?,
         child_or_first: 0,
         count: UNUSED,
     };
-    let mut slots: Vec<Node<B>> = (0..2 * n - 1)
-        .into_par_iter()
-        .map(|_| placeholder.clone())
-        .collect();
-    // Listing distinct corners pays when triangles share vertices (a welded
-    // closed mesh has about half as many vertices as triangles); a triangle
-    // soup (three vertices per triangle) fits the corners as they come.
-    let shared = corners.vertices.len() < n + n / 2;
-    let corners = Corners {
-        stamps: if shared {
+    let mut slots: Vec<Node<B>> = vec![placeholder; 2 * n - 1];
+    let shared = Shared {
+        stamps: if lists {
             (0..corners.vertices.len())
                 .into_par_iter()
                 .map(|_| AtomicU32::new(u32::MAX))
@@ -246,65 +329,126 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             Vec::new()
         },
         source: corners,
+        lists,
     };
-    let mut corner_ids: Vec<u32> = vec![0; if shared { 3 * n } else { 0 }];
+    let mut corner_ids: Vec<u32> = vec![0; if lists { 3 * n } else { 0 }];
+    let mut len = 0;
+    if lists {
+        for id in 0..n as u32 {
+            shared.list(id, 0, &mut corner_ids, &mut len);
+        }
+    }
+    let sum = MomentSum::of(elems.iter().map(|e| e.m));
+    let root_axes = match (&*elems, shared.lists) {
+        (_, false) => None,
+        ([e], true) => shared.lone_axes(e),
+        (_, true) => clash_bv::principal_axes_of_sum(&sum),
+    };
     let used = builder.node(
+        &shared,
         &mut slots,
         0,
         Prims {
+            elems: &mut elems,
+            alt: &mut alt,
             tris: &mut tris,
-            moms: &mut moms,
-            ids: &mut ids,
-            keys: &mut keys,
-            left: &mut left,
+            alt_tris: &mut alt_tris,
+            recs: &mut recs,
+            order: &mut order,
         },
-        (&corners, &mut corner_ids),
+        root_axes,
+        CornerList {
+            ids: &mut corner_ids,
+            len,
+        },
         0,
         0,
     )?;
+    drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
+    let leaf_tris: Vec<Triangle<T>> = order
+        .par_iter()
+        .map(|&i| corners.triangle(i as usize))
+        .collect();
     Ok(Built {
         nodes: if used == slots.len() {
             slots
         } else {
             compact(slots)
         },
-        tris,
-        ids,
+        tris: leaf_tris,
+        ids: order,
     })
 }
 
 impl Builder {
-    /// The volume of one node of the median/mean builder; the default fit
-    /// sums the covariance from the precomputed moments.
-    /// `slot` (the node's global slot) stamps the node's corners, listed
-    /// into `scratch` (three per triangle of room).
+    /// The volume of one node of the median/mean builder. Fits along axes
+    /// take `axes` (the continuous-PCA axes of the node's summed moments,
+    /// or a lone triangle's own frame, computed by the parent, see
+    /// [`Self::axes_x2`]) and the extents over its listed corners (a lone
+    /// triangle's own corners); other fits take the node's (carried)
+    /// triangles.
     fn fit<T: Scalar, B: BoundingVolume<T>>(
         &self,
+        shared: &Shared<'_, T>,
         prims: &Prims<'_, T>,
-        (corners, scratch): (&Corners<'_, T>, &mut [u32]),
-        slot: u32,
+        axes: Option<Matrix3<T>>,
+        corners: &[u32],
     ) -> Result<B, FitError> {
-        match self.opts.fit {
-            FitQuality::Default if prims.len() >= CORNER_LIST_MIN && !corners.stamps.is_empty() => {
-                let mut m = 0;
-                for &id in prims.ids.iter() {
-                    for &v in &corners.source.indices[id as usize] {
-                        let stamp = &corners.stamps[v as usize];
-                        if stamp.load(Ordering::Relaxed) != slot {
-                            stamp.store(slot, Ordering::Relaxed);
-                            scratch[m] = v;
-                            m += 1;
-                        }
-                    }
-                }
-                let points = IndexedPoints::new(corners.source.vertices, &scratch[..m])?;
-                B::fit_triangles_with_moments_over(prims.tris, prims.moms, &points)
+        let n = prims.len();
+        let along = B::FITS_ALONG_AXES
+            && match self.opts.fit {
+                FitQuality::Default => true,
+                FitQuality::TightAbove { min_triangles } => n < min_triangles as usize,
+                FitQuality::Tight => false,
+            };
+        if !along {
+            return self.opts.fit.fit(prims.tris);
+        }
+        if let Some(axes) = axes {
+            // A lone triangle's corners are not listed by its parent.
+            let corners = match &*prims.elems {
+                [e] => &shared.source.indices[e.id as usize][..],
+                _ => corners,
+            };
+            let points = IndexedPoints::new(shared.source.vertices, corners)?;
+            if let Some(bv) = B::fit_along_axes(&axes, &points) {
+                return Ok(bv);
             }
-            FitQuality::Default => B::fit_triangles_with_moments(prims.tris, prims.moms),
-            FitQuality::TightAbove { min_triangles } if prims.len() < min_triangles as usize => {
-                B::fit_triangles_with_moments(prims.tris, prims.moms)
-            }
-            fit => fit.fit(prims.tris),
+        }
+        // Degenerate triangles (zero total area) or overflow: the checked
+        // fit over the triangles, as `fit_triangles` would. Rare, so the
+        // triangles are gathered here.
+        let tris: Vec<Triangle<T>> = prims
+            .elems
+            .iter()
+            .map(|e| shared.source.triangle(e.id as usize))
+            .collect();
+        B::fit_triangles(&tris)
+    }
+
+    /// The axes of two sibling nodes' fits along axes: a lone triangle's
+    /// own frame, else the continuous-PCA axes of the summed moments
+    /// (Eberly §6.1.3), the two eigen solves side by side (they are bound
+    /// by latency, and overlap); `None` where the fit takes the checked
+    /// path over the triangles or fits no axes.
+    fn axes_x2<T: Scalar>(
+        &self,
+        shared: &Shared<'_, T>,
+        elems: [&[Elem]; 2],
+        sums: [&MomentSum; 2],
+    ) -> [Option<Matrix3<T>>; 2] {
+        if !shared.lists {
+            return [None, None];
+        }
+        let lone = |elems: &[Elem]| match elems {
+            [e] => Some(shared.lone_axes(e)),
+            _ => None,
+        };
+        match (lone(elems[0]), lone(elems[1])) {
+            (Some(a), Some(b)) => [a, b],
+            (Some(a), None) => [a, clash_bv::principal_axes_of_sum(sums[1])],
+            (None, Some(b)) => [clash_bv::principal_axes_of_sum(sums[0]), b],
+            (None, None) => clash_bv::principal_axes_of_sums(sums),
         }
     }
 
@@ -313,29 +457,55 @@ impl Builder {
     }
 
     /// Builds the subtree over `prims` into `slots` (whose first element is
-    /// global slot `slot_base`); `first` is the global position of `prims[0]`.
-    /// Median and mean splits.
+    /// global slot `slot_base`); `axes` are its fit's axes (see
+    /// [`Self::fit`]) and `corners` its distinct vertices; `first` is the
+    /// global position of `prims[0]` in the leaf order. Median and mean
+    /// splits.
+    #[allow(clippy::too_many_arguments)]
     fn node<T: Scalar, B: BoundingVolume<T>>(
         &self,
+        shared: &Shared<'_, T>,
         slots: &mut [Node<B>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
-        (corners, scratch): (&Corners<'_, T>, &mut [u32]),
+        axes: Option<Matrix3<T>>,
+        corners: CornerList<'_>,
         first: u32,
         depth: u32,
     ) -> Result<usize, FitError> {
         let n = prims.len();
-        let bv: B = self.fit(&prims, (corners, &mut *scratch), slot_base)?;
         if self.is_leaf(n, depth) {
-            slots[0] = Node {
-                bv,
-                child_or_first: first,
-                count: n as u32,
-            };
-            return Ok(1);
+            return self.leaf(shared, &mut slots[0], prims, axes, corners, first);
         }
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
+        // One pass moves the elements into the children's order, sums each
+        // child's moments and lists each child's corners (a child fitted
+        // along axes from more than one triangle needs both; a lone
+        // triangle is fitted from itself). A node of two triangles has been
+        // ordered in place by `split`.
+        let (ls_ids, rs_ids) = corners.ids.split_at_mut((3 * k).min(corners.ids.len()));
+        let (mut ls, mut rs) = (MomentSum::default(), MomentSum::default());
+        let (mut lm, mut rm) = (0, 0);
+        if n > 2 {
+            let (list_left, list_right) = (shared.lists && k > 1, shared.lists && n - k > 1);
+            prims.gather(
+                k,
+                |e| {
+                    if list_left {
+                        ls.add(&e.m);
+                        shared.list(e.id, slot_base + 1, ls_ids, &mut lm);
+                    }
+                },
+                |e| {
+                    if list_right {
+                        rs.add(&e.m);
+                        shared.list(e.id, right_slot, rs_ids, &mut rm);
+                    }
+                },
+            );
+        }
         slots[0] = Node {
             bv,
             child_or_first: right_slot,
@@ -344,60 +514,92 @@ impl Builder {
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
-        let (ls, rs) = scratch.split_at_mut((3 * k).min(scratch.len()));
-        let left = move || {
-            self.node(
-                left_slots,
-                slot_base + 1,
-                lp,
-                (corners, ls),
-                first,
-                depth + 1,
-            )
-        };
-        let right = move || {
-            self.node(
-                right_slots,
-                right_slot,
-                rp,
-                (corners, rs),
-                first + k as u32,
-                depth + 1,
-            )
-        };
+        let (lc, rc) = (
+            CornerList {
+                ids: ls_ids,
+                len: lm,
+            },
+            CornerList {
+                ids: rs_ids,
+                len: rm,
+            },
+        );
+        let (lf, rf) = (first, first + k as u32);
+        let [la, ra] = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
         if n >= PARALLEL_THRESHOLD {
-            let (l, r) = rayon::join(left, right);
+            let (l, r) = rayon::join(
+                move || self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1),
+                move || self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1),
+            );
             Ok(1 + l? + r?)
         } else {
-            Ok(1 + left()? + right()?)
+            // No closures on the sequential path: their captures would be
+            // marshalled for every node; leaves are written directly.
+            let l = if self.is_leaf(k, depth + 1) {
+                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf)?
+            } else {
+                self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1)?
+            };
+            let r = if self.is_leaf(n - k, depth + 1) {
+                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf)?
+            } else {
+                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1)?
+            };
+            Ok(1 + l + r)
         }
     }
 
-    /// Partitions `prims` (median or mean split) and returns the size `k`
-    /// of the left part, `0 < k < n`.
+    /// Writes the leaf over `prims` (fitted along `axes`, see [`Self::fit`])
+    /// into `slot`, and its triangles' ids into the leaf order.
+    #[inline]
+    fn leaf<T: Scalar, B: BoundingVolume<T>>(
+        &self,
+        shared: &Shared<'_, T>,
+        slot: &mut Node<B>,
+        prims: Prims<'_, T>,
+        axes: Option<Matrix3<T>>,
+        corners: CornerList<'_>,
+        first: u32,
+    ) -> Result<usize, FitError> {
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
+        for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
+            *o = e.id;
+        }
+        *slot = Node {
+            bv,
+            child_or_first: first,
+            count: prims.len() as u32,
+        };
+        Ok(1)
+    }
+
+    /// Ranks `prims` for a median or mean split (the records of the left
+    /// part first) and returns the size `k` of the left part, `0 < k < n`.
+    /// Keys are the centroids' offsets from the mesh's origin along the
+    /// longest axis of the node's volume.
     fn split<T: Scalar, B: BoundingVolume<T>>(&self, bv: &B, prims: &mut Prims<'_, T>) -> usize {
         let n = prims.len();
-        let median = |prims: &mut Prims<'_, T>, axis: Vector3<T>| {
-            prims.select_nth(n / 2, |c| c.coords.dot(&axis));
-            n / 2
+        let axis = longest_axis(bv).map(T::to_f64);
+        let key = |e: &Elem| {
+            let d = &e.m.offset;
+            d[0] * axis.x + d[1] * axis.y + d[2] * axis.z
         };
-        let axis = longest_axis(bv);
-        match self.opts.split {
-            SplitRule::Mean => {
-                let mean = prims
-                    .moms
-                    .iter()
-                    .fold(T::ZERO, |s, m| s + m.centroid.coords.dot(&axis))
-                    / T::lit(n as f64);
-                let k = prims.partition(|c| c.coords.dot(&axis) < mean);
-                if k == 0 || k == n {
-                    median(prims, axis)
-                } else {
-                    k
-                }
-            }
-            SplitRule::Median | SplitRule::Sah { .. } => median(prims, axis),
+        if n == 2 {
+            // The median and the mean split agree on two elements (the mean
+            // of two keys lies between them; equal keys fall back to the
+            // median): the lower record goes left.
+            prims.order_pair(key);
+            return 1;
         }
+        if let SplitRule::Mean = self.opts.split {
+            let mean = prims.elems.iter().fold(0.0, |s, e| s + key(e)) / n as f64;
+            let k = prims.partition_records(|e| key(e) < mean);
+            if 0 < k && k < n {
+                return k;
+            }
+        }
+        prims.select_lowest(n / 2, key);
+        n / 2
     }
 }
 

@@ -65,21 +65,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             vertices: mesh.vertices(),
             indices: mesh.indices(),
         };
-        let built = if let build::SplitRule::Sah { .. } = options.split {
-            // The SAH builder reads the mesh itself (boxes first, triangles
-            // last, in leaf order).
-            crate::sah::build_sah::<T, B>(corners, options)?
-        } else {
-            // Gathered on the pool: this is a full pass over the mesh.
-            let triangles = {
-                use rayon::prelude::*;
-                (0..mesh.num_triangles())
-                    .into_par_iter()
-                    .map(|i| mesh.triangle(i))
-                    .collect()
-            };
-            build::build::<T, B>(triangles, corners, options)?
-        };
+        let built = build::build::<T, B>(corners, options)?;
         Ok(Self {
             mesh,
             nodes: built.nodes,

@@ -1,213 +1,267 @@
-//! In-place partitioning of the builder's parallel arrays (triangles,
-//! centroids, triangle ids), so that a node's triangles stay one contiguous
-//! slice and no per-node buffer is allocated.
+//! In-place partitioning of the median/mean builder's working arrays, so that a node's
+//! triangles stay one contiguous slice and no per-node buffer is allocated.
 
-use clash_math::{Point3, Scalar, Triangle, TriangleMoments};
+use clash_math::{MomentsAbout, Scalar, Triangle};
 
-/// The builder's working set for one node: slices of equal length: the
-/// triangles, their moments (whose centroids are the split keys' points;
-/// computed once per triangle, see [`TriangleMoments`]) and their ids,
-/// permuted together, and a scratch column where a split sorts compact
-/// [`Keyed`] records before moving the large elements once.
+/// One triangle in the median/mean builder's working set: its moments
+/// about the mesh's origin (computed once per triangle; see
+/// [`MomentsAbout`]), whose centroid offset is also its split key's point,
+/// and its id.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Elem {
+    pub m: MomentsAbout,
+    pub id: u32,
+}
+
+/// The median/mean builder's working set for one node: slices of equal
+/// length. A split ranks the elements on compact records (`recs`) and then
+/// moves them once, in the new order, into the scratch column `alt` (and
+/// the triangles, when the fits need them, into `alt_tris`); the two
+/// columns then trade places, so a node's children find their elements
+/// contiguous in `elems` at either depth. `order` receives each leaf's
+/// triangle ids at the leaf's position in the leaf order.
 pub(crate) struct Prims<'a, T: Scalar> {
+    pub elems: &'a mut [Elem],
+    pub alt: &'a mut [Elem],
+    /// The triangles, permuted with `elems`; empty (as is `alt_tris`) when
+    /// the fits take no triangle slices.
     pub tris: &'a mut [Triangle<T>],
-    pub moms: &'a mut [TriangleMoments<T>],
-    pub ids: &'a mut [u32],
-    pub keys: &'a mut [Keyed<T>],
-    /// Scratch: which side of a median split each element goes to.
-    pub left: &'a mut [bool],
+    pub alt_tris: &'a mut [Triangle<T>],
+    /// Scratch: one rank record per element (see [`record`]).
+    pub recs: &'a mut [u128],
+    pub order: &'a mut [u32],
 }
 
-/// A split key with the element's triangle id (the tie-break): what
-/// [`Prims::select_nth`] selects on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Keyed<T> {
-    key: T,
-    id: u32,
-    /// Position of the element in the node's slice (not part of the order).
-    pos: u32,
+/// The rank record of an element with split key `key`, triangle id `id`, at
+/// position `pos` of its node's slice: `key` in the order of
+/// `f64::total_cmp` (a total order even for NaN, which finite meshes do
+/// not produce) in the top 64 bits, then `id` (the tie-break), then `pos`
+/// (unique, so records compare as the `(key, id)` order and carry the
+/// position along). Comparing records is one 128-bit integer comparison.
+#[inline(always)]
+pub(crate) fn record(key: f64, id: u32, pos: usize) -> u128 {
+    let bits = key.to_bits();
+    // Negative keys (sign bit set) have all bits flipped, so that larger
+    // magnitudes rank lower; others get the sign bit set, ranking above.
+    let ordered = bits ^ ((((bits as i64) >> 63) as u64) | (1 << 63));
+    ((ordered as u128) << 64) | ((id as u128) << 32) | pos as u128
 }
 
-impl<T: Scalar> Keyed<T> {
-    /// A blank record (the scratch column's initial value).
-    pub fn blank() -> Self {
-        Self {
-            key: T::ZERO,
-            id: 0,
-            pos: 0,
-        }
-    }
-
-    /// Total order: key by `f64::total_cmp` of its exact `f64` value (a
-    /// total order even for NaN, which finite meshes do not produce), then
-    /// triangle id.
-    #[inline(always)]
-    fn order(&self, other: &Self) -> core::cmp::Ordering {
-        self.key
-            .to_f64()
-            .total_cmp(&other.key.to_f64())
-            .then(self.id.cmp(&other.id))
-    }
+/// The position a record carries.
+#[inline(always)]
+fn position(r: u128) -> usize {
+    r as u32 as usize
 }
 
 impl<'a, T: Scalar> Prims<'a, T> {
     #[inline]
     pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-
-    #[inline]
-    fn swap(&mut self, i: usize, j: usize) {
-        self.tris.swap(i, j);
-        self.moms.swap(i, j);
-        self.ids.swap(i, j);
-    }
-
-    /// The centroid of element `i`.
-    #[inline]
-    pub fn centroid(&self, i: usize) -> &Point3<T> {
-        &self.moms[i].centroid
+        self.elems.len()
     }
 
     /// Splits into `[0, k)` and `[k, len)`.
     pub fn split_at(self, k: usize) -> (Prims<'a, T>, Prims<'a, T>) {
-        let (t0, t1) = self.tris.split_at_mut(k);
-        let (m0, m1) = self.moms.split_at_mut(k);
-        let (i0, i1) = self.ids.split_at_mut(k);
-        let (k0, k1) = self.keys.split_at_mut(k);
-        let (l0, l1) = self.left.split_at_mut(k);
+        let (e0, e1) = self.elems.split_at_mut(k);
+        let (a0, a1) = self.alt.split_at_mut(k);
+        let kt = k.min(self.tris.len());
+        let (t0, t1) = self.tris.split_at_mut(kt);
+        let (at0, at1) = self.alt_tris.split_at_mut(kt);
+        let (r0, r1) = self.recs.split_at_mut(k);
+        let (o0, o1) = self.order.split_at_mut(k);
         (
             Prims {
+                elems: e0,
+                alt: a0,
                 tris: t0,
-                moms: m0,
-                ids: i0,
-                keys: k0,
-                left: l0,
+                alt_tris: at0,
+                recs: r0,
+                order: o0,
             },
             Prims {
+                elems: e1,
+                alt: a1,
                 tris: t1,
-                moms: m1,
-                ids: i1,
-                keys: k1,
-                left: l1,
+                alt_tris: at1,
+                recs: r1,
+                order: o1,
             },
         )
     }
 
-    /// Moves the elements whose centroid satisfies `left` to the front and
-    /// returns their count. Deterministic (a single Lomuto pass).
-    pub fn partition(&mut self, left: impl Fn(&Point3<T>) -> bool) -> usize {
-        let mut k = 0;
-        for i in 0..self.len() {
-            if left(self.centroid(i)) {
-                self.swap(i, k);
-                k += 1;
-            }
+    /// Ranks the elements so that the records of the `k` lowest by
+    /// `(key, id)` (a total order) come first (`0 < k < len`), in an
+    /// unspecified but deterministic order: the standard library's
+    /// introselect on the 16-byte records.
+    pub fn select_lowest(&mut self, k: usize, key: impl Fn(&Elem) -> f64) {
+        for (pos, (r, e)) in self.recs.iter_mut().zip(self.elems.iter()).enumerate() {
+            *r = record(key(e), e.id, pos);
         }
-        k
+        self.recs.select_nth_unstable(k);
     }
 
-    /// Moves the `k` elements of lowest rank by `key(centroid)` (ties broken
-    /// by triangle id, a total order) to `[0, k)` and the others to `[k, len)`
-    /// (`k <= len`); the order within each part is unspecified but
-    /// deterministic. The `k`-th record is selected on the compact [`Keyed`]
-    /// column (the standard library's introselect, deterministic, with a
-    /// branch-free block partition); the triangles, moments and ids are then
-    /// split around it by one two-ended (Hoare) sweep, which streams through
-    /// them from both ends and moves only the misplaced elements.
-    pub fn select_nth(&mut self, k: usize, key: impl Fn(&Point3<T>) -> T) {
-        let n = self.len();
-        if k == 0 || k >= n {
-            return;
-        }
-        for (pos, (x, (m, &id))) in self
-            .keys
-            .iter_mut()
-            .zip(self.moms.iter().zip(self.ids.iter()))
-            .enumerate()
-        {
-            *x = Keyed {
-                key: key(&m.centroid),
-                id,
-                pos: pos as u32,
-            };
-        }
-        self.keys.select_nth_unstable_by(k, Keyed::order);
-        // Exactly the k records before the k-th in the total order go left.
-        self.left.fill(false);
-        for r in &self.keys[..k] {
-            self.left[r.pos as usize] = true;
-        }
-        let left = |s: &Self, i: usize| s.left[i];
-        let (mut i, mut j) = (0, n);
-        loop {
-            while i < j && left(self, i) {
-                i += 1;
+    /// Orders two elements by `(key, id)` in place (no records, no move to
+    /// the scratch column).
+    pub fn order_pair(&mut self, key: impl Fn(&Elem) -> f64) {
+        let (a, b) = (&self.elems[0], &self.elems[1]);
+        if record(key(b), b.id, 1) < record(key(a), a.id, 0) {
+            self.elems.swap(0, 1);
+            if !self.tris.is_empty() {
+                self.tris.swap(0, 1);
             }
-            while i < j && !left(self, j - 1) {
-                j -= 1;
-            }
-            if i >= j {
-                break;
-            }
-            // Here i < j - 1: element i goes right, element j - 1 left.
-            self.swap(i, j - 1);
-            self.left.swap(i, j - 1);
-            i += 1;
-            j -= 1;
         }
-        debug_assert_eq!(i, k);
+    }
+
+    /// Puts the records of the elements satisfying `left` first (in element
+    /// order; the others follow in reverse order) and returns their count.
+    pub fn partition_records(&mut self, left: impl Fn(&Elem) -> bool) -> usize {
+        let (mut l, mut r) = (0, self.len());
+        for (pos, e) in self.elems.iter().enumerate() {
+            let rec = record(0.0, e.id, pos);
+            if left(e) {
+                self.recs[l] = rec;
+                l += 1;
+            } else {
+                r -= 1;
+                self.recs[r] = rec;
+            }
+        }
+        l
+    }
+
+    /// Moves the elements (and carried triangles) into the order of the
+    /// records, visiting the first `k` with `left` and the others with
+    /// `right` as they move: one pass, each element moved once.
+    pub fn gather(&mut self, k: usize, mut left: impl FnMut(&Elem), mut right: impl FnMut(&Elem)) {
+        let (lr, rr) = self.recs.split_at(k);
+        let (la, ra) = self.alt.split_at_mut(k);
+        for (dst, &r) in la.iter_mut().zip(lr) {
+            let e = self.elems[position(r)];
+            *dst = e;
+            left(&e);
+        }
+        for (dst, &r) in ra.iter_mut().zip(rr) {
+            let e = self.elems[position(r)];
+            *dst = e;
+            right(&e);
+        }
+        if !self.tris.is_empty() {
+            for (dst, &r) in self.alt_tris.iter_mut().zip(self.recs.iter()) {
+                *dst = self.tris[position(r)];
+            }
+        }
+        core::mem::swap(&mut self.elems, &mut self.alt);
+        core::mem::swap(&mut self.tris, &mut self.alt_tris);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clash_math::Point3;
 
+    /// Records order as `f64::total_cmp` of the key, then the id.
     #[test]
-    fn select_and_partition() {
-        let n = 257;
-        let mut tris: Vec<Triangle<f64>> = (0..n)
+    fn records_order_as_total_cmp_then_id() {
+        let keys = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            -0.0,
+            0.0,
+            5e-324,
+            1.0,
+            1.0 + f64::EPSILON,
+            1e300,
+            f64::INFINITY,
+        ];
+        for (i, &a) in keys.iter().enumerate() {
+            for (j, &b) in keys.iter().enumerate() {
+                for (ia, ib) in [(3, 7), (7, 3), (5, 5)] {
+                    let want = a.total_cmp(&b).then(ia.cmp(&ib));
+                    let got = record(a, ia, i).cmp(&record(b, ib, j));
+                    if want != core::cmp::Ordering::Equal {
+                        assert_eq!(got, want, "{a} {ia} vs {b} {ib}");
+                    }
+                }
+            }
+        }
+        assert_eq!(position(record(-3.0, 9, 123_456)), 123_456);
+    }
+
+    /// Elements `i` with key `x = (i * 7919) % 101` (many ties) and the
+    /// triangle `(x, i, 0)` repeated, so that moved triangles can be
+    /// checked against their elements.
+    fn test_prims(n: usize) -> (Vec<Elem>, Vec<Triangle<f64>>) {
+        let tris: Vec<Triangle<f64>> = (0..n)
             .map(|i| {
-                let x = ((i * 7919) % 101) as f64;
+                let x = ((i * 7919) % 101) as f64 - 50.0;
                 let p = Point3::new(x, i as f64, 0.0);
                 Triangle::new(p, p, p)
             })
             .collect();
-        let mut moms: Vec<_> = tris.iter().map(TriangleMoments::new).collect();
-        let mut ids: Vec<u32> = (0..n as u32).collect();
-        let mut keys = vec![Keyed::blank(); n];
-        let mut left = vec![false; n];
-        let mut prims = Prims {
-            tris: &mut tris,
-            moms: &mut moms,
-            ids: &mut ids,
-            keys: &mut keys,
-            left: &mut left,
-        };
-        // Oracle: the records sorted independently.
-        let mut sorted: Vec<(f64, u32)> = (0..n)
-            .map(|i| (prims.centroid(i).x, prims.ids[i]))
+        let elems = (0..n)
+            .map(|i| Elem {
+                m: clash_math::TriangleMoments::new(&tris[i]).about(&Point3::origin()),
+                id: i as u32,
+            })
             .collect();
-        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        for k in [0, 1, 100, 128, 255, 256, 257] {
-            prims.select_nth(k, |c| c.x);
-            let mut low: Vec<(f64, u32)> = (0..k)
-                .map(|i| (prims.centroid(i).x, prims.ids[i]))
-                .collect();
+        (elems, tris)
+    }
+
+    #[test]
+    fn select_gather_and_partition() {
+        let n = 257;
+        let key = |e: &Elem| e.m.offset[0];
+        for k in [1, 100, 128, 255, 256] {
+            let (mut elems, mut tris) = test_prims(n);
+            let (mut alt, mut alt_tris) = (vec![Elem::default(); n], tris.clone());
+            let (mut recs, mut order) = (vec![0u128; n], vec![0u32; n]);
+            let mut prims = Prims {
+                elems: &mut elems,
+                alt: &mut alt,
+                tris: &mut tris,
+                alt_tris: &mut alt_tris,
+                recs: &mut recs,
+                order: &mut order,
+            };
+            // Oracle: the (key, id) pairs sorted independently.
+            let mut sorted: Vec<(f64, u32)> = prims.elems.iter().map(|e| (key(e), e.id)).collect();
+            sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            prims.select_lowest(k, key);
+            let (mut seen_left, mut seen_right) = (Vec::new(), Vec::new());
+            prims.gather(k, |e| seen_left.push(e.id), |e| seen_right.push(e.id));
+            let mut low: Vec<(f64, u32)> =
+                prims.elems[..k].iter().map(|e| (key(e), e.id)).collect();
             low.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             assert_eq!(low, sorted[..k], "k = {k}");
-            for i in 0..n {
-                assert_eq!(prims.tris[i].a, *prims.centroid(i));
-                assert_eq!(prims.tris[i].a.y, f64::from(prims.ids[i]));
+            let ids: Vec<u32> = prims.elems.iter().map(|e| e.id).collect();
+            assert_eq!(seen_left, ids[..k]);
+            assert_eq!(seen_right, ids[k..]);
+            for (e, t) in prims.elems.iter().zip(prims.tris.iter()) {
+                assert_eq!(t.a.y, f64::from(e.id));
             }
+            let mut all = ids.clone();
+            all.sort();
+            assert_eq!(all, (0..n as u32).collect::<Vec<_>>());
         }
-        let k = prims.partition(|c| c.x < 50.0);
-        assert!((0..k).all(|i| prims.centroid(i).x < 50.0));
-        assert!((k..n).all(|i| prims.centroid(i).x >= 50.0));
-        assert!((0..n).all(|i| prims.tris[i].a == *prims.centroid(i)));
-        let mut seen: Vec<u32> = prims.ids.to_vec();
-        seen.sort();
-        assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
+        // Partition by a predicate, without carried triangles.
+        let (mut elems, _) = test_prims(n);
+        let mut alt = vec![Elem::default(); n];
+        let (mut recs, mut order) = (vec![0u128; n], vec![0u32; n]);
+        let mut prims = Prims::<f64> {
+            elems: &mut elems,
+            alt: &mut alt,
+            tris: &mut [],
+            alt_tris: &mut [],
+            recs: &mut recs,
+            order: &mut order,
+        };
+        let k = prims.partition_records(|e| key(e) < 0.0);
+        prims.gather(k, |e| assert!(key(e) < 0.0), |e| assert!(key(e) >= 0.0));
+        assert!(prims.elems[..k].iter().all(|e| key(e) < 0.0));
+        assert!(prims.elems[k..].iter().all(|e| key(e) >= 0.0));
+        assert_eq!(k, (0..n).filter(|i| (i * 7919) % 101 < 50).count());
     }
 }

@@ -933,7 +933,7 @@ pub(crate) fn build_sah<T: Scalar, B: BoundingVolume<T>>(
         let run = offsets.partition_point(|&o| o <= g) - 1;
         (&runs[run][(g - offsets[run]) as usize], offsets[run])
     };
-    if B::FITS_MOMENT_SUMS && fit != FitQuality::Tight {
+    if B::FITS_ALONG_AXES && fit != FitQuality::Tight {
         let topo: Vec<Topo> = (0..total)
             .into_par_iter()
             .map(|g| {
@@ -1003,7 +1003,7 @@ struct Topo {
 /// (no stamps); so does every node of a mesh that shares few vertices.
 const CORNER_LIST_MIN: usize = 4;
 
-/// The OBB and RSS fits of the SAH tree ([`BoundingVolume::FITS_MOMENT_SUMS`]),
+/// The OBB and RSS fits of the SAH tree ([`BoundingVolume::FITS_ALONG_AXES`]),
 /// bottom-up over the finished topology: each triangle's moments are
 /// computed once ([`TriangleMoments`]), each internal node's are its
 /// children's union ([`TriangleMoments::union`], Eberly §6.1.3), so a
@@ -1141,7 +1141,13 @@ impl<T: Scalar> SummedFit<'_, T> {
             }
         }
         let points = IndexedPoints::new(self.vertices, &scratch[..m])?;
-        B::fit_triangles_with_moment_sum_over(tris, sum, &points)
+        // Degenerate or non-finite input has no axes: the checked fit.
+        match clash_bv::principal_axes_of_moment_union(tris, sum)
+            .and_then(|axes| B::fit_along_axes(&axes, &points))
+        {
+            Some(bv) => Ok(bv),
+            None => B::fit_triangles(tris),
+        }
     }
 }
 

@@ -84,10 +84,13 @@ fn build_as<T: Scalar, B: BoundingVolume<T>>(args: &BuildArgs) -> CliResult<()> 
         clash::mesh_file::load_mesh::<T>(&args.mesh).map_err(|e| CliError::new(e.to_string()))?;
     let read = start.elapsed();
     let bar = output::spinner("building");
-    let start = Instant::now();
-    let tree = with_threads(args.threads, || Bvh::<T, B>::build(mesh, &options))?
-        .map_err(|e| CliError::new(format!("{}: {e}", args.mesh.display())))?;
-    let built = start.elapsed();
+    // Timed on the pool: starting its threads is not part of the build.
+    let (tree, built) = with_threads(args.threads, || {
+        let start = Instant::now();
+        let tree = Bvh::<T, B>::build(mesh, &options);
+        (tree, start.elapsed())
+    })?;
+    let tree = tree.map_err(|e| CliError::new(format!("{}: {e}", args.mesh.display())))?;
     bar.finish_and_clear();
     tree.save(&args.output)
         .map_err(|e| CliError::new(format!("{}: {e}", args.output.display())))?;

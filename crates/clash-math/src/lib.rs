@@ -31,10 +31,12 @@ pub mod primitives;
 mod scalar;
 
 pub use covariance::{
-    Covariance, TriangleMoments, covariance_of_convex_hull, covariance_of_hull,
-    covariance_of_moments, covariance_of_points, covariance_of_triangles,
+    Covariance, MomentSum, MomentsAbout, TriangleMoments, covariance_of_convex_hull,
+    covariance_of_hull, covariance_of_moments, covariance_of_points, covariance_of_triangles,
 };
-pub use eigen::{SymmetricEigen3, jacobi_eigen, symmetric_eigen_closed_form};
+pub use eigen::{
+    SymmetricEigen3, jacobi_eigen, symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2,
+};
 pub use error::MathError;
 pub use pair::Pair;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};

@@ -17,8 +17,14 @@ pub trait Pair<T>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output =
     fn splat(x: T) -> Self;
     /// Lane-wise absolute value.
     fn abs(self) -> Self;
-    /// Lane-wise maximum (NaN-free input assumed).
+    /// Lane-wise maximum (NaN-free input assumed): `if other > self { other }
+    /// else { self }` per lane, as [`crate::Scalar::max_of`].
     fn max(self, other: Self) -> Self;
+    /// Lane-wise minimum (NaN-free input assumed): `if other < self { other }
+    /// else { self }` per lane, as [`crate::Scalar::min_of`].
+    fn min(self, other: Self) -> Self;
+    /// Lane-wise square root (correctly rounded, as the scalar's).
+    fn sqrt(self) -> Self;
     /// Lane-wise `x > 0`.
     fn positive(self) -> [bool; 2] {
         Self::mask_lanes(self.positive_mask())
@@ -83,6 +89,15 @@ macro_rules! array_pair {
                 Self([m(self.0[0], o.0[0]), m(self.0[1], o.0[1])])
             }
             #[inline(always)]
+            fn min(self, o: Self) -> Self {
+                let m = |x: $t, y: $t| if y < x { y } else { x };
+                Self([m(self.0[0], o.0[0]), m(self.0[1], o.0[1])])
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                Self([self.0[0].sqrt(), self.0[1].sqrt()])
+            }
+            #[inline(always)]
             fn lanes(self) -> [$t; 2] {
                 self.0
             }
@@ -113,9 +128,9 @@ array_pair!(f64);
 mod sse2 {
     use super::Pair;
     use core::arch::x86_64::{
-        __m128d, _mm_add_pd, _mm_andnot_pd, _mm_cmpgt_pd, _mm_cvtsd_f64, _mm_max_pd,
+        __m128d, _mm_add_pd, _mm_andnot_pd, _mm_cmpgt_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd,
         _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_set_pd, _mm_set1_pd, _mm_setzero_pd,
-        _mm_sub_pd, _mm_unpackhi_pd,
+        _mm_sqrt_pd, _mm_sub_pd, _mm_unpackhi_pd,
     };
     use core::ops::{Add, Mul, Sub};
 
@@ -171,6 +186,19 @@ mod sse2 {
             // `if o > self { o } else { self }` is `max(o, self)` with o first.
             // SAFETY: as in `add`.
             Self(unsafe { _mm_max_pd(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            // `minpd` returns its second operand unless the first is smaller:
+            // `if o < self { o } else { self }` is `min(o, self)` with o first.
+            // SAFETY: as in `add`.
+            Self(unsafe { _mm_min_pd(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            // `sqrtpd` rounds correctly, as `sqrtsd` (f64::sqrt) does.
+            // SAFETY: as in `add`.
+            Self(unsafe { _mm_sqrt_pd(self.0) })
         }
         type Mask = __m128d;
         #[inline(always)]
@@ -253,6 +281,13 @@ mod tests {
             assert_eq!(bits(p.abs()), [a.abs().to_bits(), b.abs().to_bits()]);
             let m = |x: f64, y: f64| if y > x { y } else { x };
             assert_eq!(bits(p.max(q)), [m(a, c).to_bits(), m(b, a).to_bits()]);
+            let n = |x: f64, y: f64| if y < x { y } else { x };
+            assert_eq!(bits(p.min(q)), [n(a, c).to_bits(), n(b, a).to_bits()]);
+            let r = p.sqrt().lanes();
+            for (got, x) in r.into_iter().zip([a, b]) {
+                let want = x.sqrt();
+                assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()));
+            }
             assert_eq!(p.positive(), [a > 0.0, b > 0.0]);
             let (mp, mq) = (p.positive_mask(), q.positive_mask());
             let or = P::mask_lanes(P::mask_or(mp, mq));
