@@ -118,7 +118,8 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) task_starts: Vec<(u32, u32)>,
     /// Scratch of the box queries of the pair enumeration.
     pub(crate) query_stack: Vec<u32>,
-    /// Slots whose fat box changed (inserted or re-inserted) since the last pair enumeration.
+    /// Slots whose fat box changed (inserted, moved out of its fat box, or
+    /// removed) since the last pair enumeration.
     pub(crate) moved: Vec<u32>,
     /// Per slot: is it in `moved`?
     pub(crate) moved_flag: Vec<bool>,
@@ -421,6 +422,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let k = self.stale.iter().position(|&s| s as usize == i);
             self.stale.swap_remove(k.expect("a flagged slot is listed"));
         }
+        // Its kept pairs must go: it counts as changed for the pair search.
+        self.mark_moved(i as u32);
         let leaf = self.slots.link[i];
         self.remove_leaf(leaf);
         self.free_node_at(leaf);

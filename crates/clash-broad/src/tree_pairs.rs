@@ -58,12 +58,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pairs.clear();
             self.search_pairs(&mut pairs, true);
         } else {
-            // Pairs between unchanged live objects still overlap: their fat boxes did not change.
-            let (slots, flags) = (&self.slots, &self.moved_flag);
+            // Pairs between unchanged objects still overlap: their fat boxes
+            // did not change (a removed object counts as changed).
+            let flags = &self.moved_flag;
             let moved = |s: u32| flags.get(s as usize).copied().unwrap_or(false);
-            pairs.retain(|&(a, b)| {
-                slots.is_live(a as usize) && slots.is_live(b as usize) && !moved(a) && !moved(b)
-            });
+            pairs.retain(|&(a, b)| !moved(a) && !moved(b));
             if self.moved.len() > self.slots.len() / SEARCH_FRACTION {
                 self.search_pairs(&mut pairs, false);
             } else {
