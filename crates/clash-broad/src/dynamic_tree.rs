@@ -111,7 +111,8 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     keep_reach: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
     pub(crate) search: Vec<(T, u32, T, T)>,
-    /// The compact copy of the tree that the pair search traverses.
+    /// The compact copy of the tree that the pair search runs on; kept,
+    /// box by box, while the tree keeps its shape.
     pub(crate) pair_tree: crate::pair_tree::PairTree,
     /// Scratch of the pair traversal: its tasks and where they start.
     pub(crate) pair_tasks: Vec<crate::pair_tree::PairTask>,
@@ -658,6 +659,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
     fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
         self.areas_valid = false;
+        self.pair_tree.valid = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -718,6 +720,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 let parent = node.parent;
                 internal += area(&aabb) - area(&node.aabb);
                 self.nodes[n as usize].aabb = aabb;
+                if self.pair_tree.valid {
+                    self.pair_tree.set_box(n, &aabb);
+                }
                 if parent != NULL && !self.loose_flag[parent as usize] {
                     self.loose_flag[parent as usize] = true;
                     buckets[self.nodes[parent as usize].height as usize].push(parent);
@@ -777,6 +782,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
                 leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
                 self.nodes[leaf].aabb = self.fat[slot];
+                if self.pair_tree.valid {
+                    self.pair_tree.set_box(leaf as u32, &self.fat[slot]);
+                }
                 let parent = self.nodes[leaf].parent;
                 if parent != NULL {
                     mark(&mut self.loose_flag, &mut self.loose, parent);
@@ -846,6 +854,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// the subtree under `start` only.
     pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
         self.areas_valid = false;
+        self.pair_tree.valid = false;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;

@@ -20,6 +20,7 @@
 //! least one changed member; the others were found before.
 use crate::dynamic_tree::Node;
 use crate::slots::NULL;
+use clash_bv::Aabb;
 use clash_math::Scalar;
 
 /// Bit of a child link marking a leaf; the other bits are the object's slot.
@@ -206,12 +207,30 @@ mod sse {
     }
 }
 
-/// The traversal copy: its nodes (node 0 is the root) and the scratch of
-/// its construction.
+/// The traversal copy: its nodes (node 0 is the root), where each node of
+/// the binary tree is copied, and the scratch of its construction.
+///
+/// While the binary tree keeps its shape, the copy is kept too: a box that
+/// changes in the binary tree is written to its lane ([`set_box`](Self::set_box)),
+/// and the dirty bits are cleared and set again from the changed leaves
+/// ([`mark_dirty`](Self::mark_dirty)), rather than copying the whole tree
+/// again. `valid` says the copy has the binary tree's shape and boxes; any
+/// change of shape clears it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairTree {
     pub(crate) nodes: Vec<Node4>,
     stack: Vec<(u32, u32)>,
+    /// Per binary node: `node << 2 | child`, the lane of the copy that holds
+    /// its box, or `NULL` (the root, the internal nodes whose children are
+    /// lanes of their parent's node, free nodes).
+    lane: Vec<u32>,
+    /// Per node of the copy: the lane that holds its box in its parent
+    /// (`NULL` for the root).
+    up: Vec<u32>,
+    /// The nodes of the copy with a dirty bit set.
+    dirty_nodes: Vec<u32>,
+    /// The copy has the binary tree's shape and boxes.
+    pub(crate) valid: bool,
 }
 
 impl PairTree {
@@ -226,12 +245,23 @@ impl PairTree {
         dirty: impl Fn(u32) -> bool,
     ) {
         self.nodes.clear();
+        self.up.clear();
+        self.dirty_nodes.clear();
+        self.lane.clear();
+        self.lane.resize(nodes.len(), NULL);
+        self.valid = true;
         if root == NULL || nodes[root as usize].is_leaf() {
             return;
         }
-        let (out, stack) = (&mut self.nodes, &mut self.stack);
+        let (out, stack, lane, up) = (
+            &mut self.nodes,
+            &mut self.stack,
+            &mut self.lane,
+            &mut self.up,
+        );
         stack.clear();
         out.push(Node4::default());
+        up.push(NULL);
         stack.push((root, 0));
         while let Some((n, i)) = stack.pop() {
             let mut p = Node4::default();
@@ -249,6 +279,8 @@ impl PairTree {
                         p.lo[k][count] = round_down(b.min[k]);
                         p.hi[k][count] = round_up(b.max[k]);
                     }
+                    let code = i << 2 | count as u32;
+                    lane[g as usize] = code;
                     if gn.is_leaf() {
                         p.link[count] = LEAF | gn.proxy;
                         p.leaf |= 1 << count;
@@ -256,6 +288,7 @@ impl PairTree {
                     } else {
                         let j = out.len() as u32;
                         out.push(Node4::default());
+                        up.push(code);
                         p.link[count] = j;
                         stack.push((g, j));
                     }
@@ -276,6 +309,67 @@ impl PairTree {
                 }
             }
             out[i].dirty = d;
+            if d != 0 {
+                self.dirty_nodes.push(i as u32);
+            }
+        }
+    }
+
+    /// Writes the (changed) box of binary node `n` to its lane, if it has
+    /// one, rounded outward. Only while the copy is `valid`.
+    #[inline]
+    pub(crate) fn set_box<T: Scalar>(&mut self, n: u32, b: &Aabb<T>) {
+        let code = self.lane[n as usize];
+        if code == NULL {
+            return;
+        }
+        let (i, c) = ((code >> 2) as usize, (code & 3) as usize);
+        let node = &mut self.nodes[i];
+        for k in 0..3 {
+            node.lo[k][c] = round_down(b.min[k]);
+            node.hi[k][c] = round_up(b.max[k]);
+        }
+    }
+
+    /// `true` when this copy equals a fresh copy of the tree under `root`,
+    /// dirty bits aside (for the validator).
+    pub(crate) fn same_as_copy_of<T: Scalar>(&self, nodes: &[Node<T>], root: u32) -> bool {
+        let mut fresh = PairTree::default();
+        fresh.build(nodes, root, |_| false);
+        let clean = |n: &Node4| Node4 { dirty: 0, ..*n };
+        self.lane == fresh.lane
+            && self.up == fresh.up
+            && self.nodes.len() == fresh.nodes.len()
+            && self
+                .nodes
+                .iter()
+                .zip(&fresh.nodes)
+                .all(|(a, b)| clean(a) == clean(b))
+    }
+
+    /// Clears every dirty bit.
+    pub(crate) fn clear_dirty(&mut self) {
+        for &i in &self.dirty_nodes {
+            self.nodes[i as usize].dirty = 0;
+        }
+        self.dirty_nodes.clear();
+    }
+
+    /// Marks the leaf in binary node `leaf` dirty, and the nodes above it
+    /// (up to the first one already marked).
+    #[inline]
+    pub(crate) fn mark_dirty(&mut self, leaf: u32) {
+        let mut code = self.lane[leaf as usize];
+        while code != NULL {
+            let i = (code >> 2) as usize;
+            let node = &mut self.nodes[i];
+            let was = node.dirty;
+            node.dirty = was | 1 << (code & 3);
+            if was != 0 {
+                return;
+            }
+            self.dirty_nodes.push(i as u32);
+            code = self.up[i];
         }
     }
 }

@@ -97,6 +97,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.pending.clear();
         self.clear_stale();
         self.areas_valid = false;
+        self.pair_tree.valid = false;
         if items.is_empty() {
             self.nodes.clear();
             self.root = NULL;

@@ -2,13 +2,16 @@
 //! from one search to the next (Box2D's broad phase keeps them too): pairs
 //! of objects whose fat boxes did not change still overlap, so only pairs
 //! with a changed member are searched again. Few changes (up to an eighth
-//! of the objects): one box query per changed object on the tree. More:
-//! the tree is copied into its compact 4-wide form (`pair_tree`), and up to
-//! a quarter one query per changed object runs on the copy; beyond, the
-//! copy is traversed against itself (the bounding volume test tree of RTCD
-//! §6.3.2, specialised to one tree: each node is tested against itself
-//! once and its children against each other), skipping pairs of unchanged
-//! subtrees.
+//! of the objects) while the tree's shape changed: one box query per
+//! changed object on the tree. More: the tree is copied into its compact
+//! 4-wide form (`pair_tree`), and up to a quarter one query per changed
+//! object runs on the copy; beyond, the copy is traversed against itself
+//! (the bounding volume test tree of RTCD §6.3.2, specialised to one tree:
+//! each node is tested against itself once and its children against each
+//! other), skipping pairs of unchanged subtrees. The copy is kept while the
+//! tree keeps its shape (the in-place refit of `settle` writes the boxes it
+//! changes to the copy as well), and then serves every search, however few
+//! objects changed.
 use crate::aabb_ops::overlaps_finite;
 use crate::dynamic_tree::Node;
 use crate::pair_tree::{PairTask, round_down, round_up};
@@ -63,7 +66,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let flags = &self.moved_flag;
             let moved = |s: u32| flags.get(s as usize).copied().unwrap_or(false);
             pairs.retain(|&(a, b)| !moved(a) && !moved(b));
-            if self.moved.len() > self.slots.len() / SEARCH_FRACTION {
+            if self.pair_tree.valid || self.moved.len() > self.slots.len() / SEARCH_FRACTION {
                 self.search_pairs(&mut pairs, false);
             } else {
                 let mut stack = core::mem::take(&mut self.query_stack);
@@ -103,9 +106,19 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// threads.
     fn search_pairs(&mut self, pairs: &mut Vec<(u32, u32)>, all: bool) {
         let flags = &self.moved_flag;
-        self.pair_tree.build(&self.nodes, self.root, |s| {
-            all || flags.get(s as usize).copied().unwrap_or(false)
-        });
+        if all || !self.pair_tree.valid {
+            self.pair_tree.build(&self.nodes, self.root, |s| {
+                all || flags.get(s as usize).copied().unwrap_or(false)
+            });
+        } else {
+            // The copy kept its shape and boxes: only its dirty bits change.
+            self.pair_tree.clear_dirty();
+            for &m in &self.moved {
+                if self.slots.is_live(m as usize) {
+                    self.pair_tree.mark_dirty(self.slots.link[m as usize]);
+                }
+            }
+        }
         let tree = &self.pair_tree.nodes[..];
         if tree.is_empty() {
             return;
@@ -303,6 +316,91 @@ fn sort_keys(keys: &mut Vec<u64>, slots: usize, scratch: &mut Vec<u64>, counts: 
 #[cfg(test)]
 mod tests {
     use super::sort_keys;
+    use crate::{DynamicTree, ProxyPair};
+    use clash_bv::Aabb;
+    use clash_math::{Point3, Scalar, Vector3};
+    use rand::{RngExt, SeedableRng};
+
+    /// A scene moving smoothly (the broad-phase benchmark's, smaller): most
+    /// steps refit the tree in place, so the pair search runs on the copy
+    /// kept from the step before, both by queries and by the traversal.
+    /// Pairs equal brute force after every step, and the validator checks
+    /// the kept copy against a fresh one.
+    fn kept_copy_run<T: Scalar>(n: usize, steps: usize, seed: u64) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let side = 2.0 * (n as f64).cbrt();
+        let mut c: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.random_range(0.0..side)))
+            .collect();
+        let h: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.random_range(0.05..0.8)))
+            .collect();
+        let mut v: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.random_range(-0.05..0.05)))
+            .collect();
+        let boxed = |c: &[f64; 3], h: &[f64; 3]| Aabb {
+            min: Point3::new(
+                T::lit(c[0] - h[0]),
+                T::lit(c[1] - h[1]),
+                T::lit(c[2] - h[2]),
+            ),
+            max: Point3::new(
+                T::lit(c[0] + h[0]),
+                T::lit(c[1] + h[1]),
+                T::lit(c[2] + h[2]),
+            ),
+        };
+        let mut tree = DynamicTree::<T, usize>::new(T::lit(0.1)).unwrap();
+        let handles: Vec<_> = (0..n)
+            .map(|i| tree.insert(boxed(&c[i], &h[i]), i).unwrap())
+            .collect();
+        let mut out = Vec::new();
+        let (mut kept_queries, mut kept_traversals) = (0, 0);
+        for _ in 0..steps {
+            for i in 0..n {
+                for k in 0..3 {
+                    c[i][k] += v[i][k];
+                    if c[i][k] < 0.0 || c[i][k] > side {
+                        v[i][k] = -v[i][k];
+                    }
+                }
+                let d = Vector3::new(T::lit(v[i][0]), T::lit(v[i][1]), T::lit(v[i][2]));
+                tree.update(handles[i], boxed(&c[i], &h[i]), d).unwrap();
+            }
+            tree.validate().unwrap();
+            tree.settle();
+            if tree.pair_tree.valid && tree.fat_pairs_valid {
+                if tree.moved.len() > n / super::COPY_QUERY_FRACTION {
+                    kept_traversals += 1;
+                } else {
+                    kept_queries += 1;
+                }
+            }
+            tree.overlapping_pairs(&mut out);
+            let b: Vec<Aabb<T>> = (0..n).map(|i| boxed(&c[i], &h[i])).collect();
+            let mut expect = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if (0..3).all(|k| b[i].min[k] <= b[j].max[k] && b[j].min[k] <= b[i].max[k]) {
+                        expect.push(ProxyPair::new(handles[i], handles[j]));
+                    }
+                }
+            }
+            expect.sort();
+            assert_eq!(out, expect);
+            tree.validate().unwrap();
+        }
+        assert!(
+            kept_queries > 0 && kept_traversals > 0,
+            "kept copy used by {kept_queries} query and {kept_traversals} traversal steps"
+        );
+    }
+
+    #[test]
+    fn pair_search_on_the_kept_copy_f32_f64() {
+        kept_copy_run::<f32>(1500, 80, 1);
+        kept_copy_run::<f64>(1500, 80, 2);
+    }
 
     #[test]
     fn sort_keys_equals_sort() {

@@ -16,7 +16,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// pending; every live object has exactly one leaf, reachable from the
     /// root, that points back at it, and its fat box contains its tight box;
     /// every other node is on the free list exactly once; all boxes are
-    /// finite.
+    /// finite; the copy of the tree kept for the pair search, if any,
+    /// equals a fresh copy.
     ///
     /// # Errors
     /// [`BroadPhaseError::InvariantViolated`] naming the first broken invariant.
@@ -124,6 +125,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             if !close(internal, self.area_internal) || !close(leaf, self.area_leaves) {
                 return bad(self.root, "kept area sums differ from the tree's");
             }
+        }
+        // A kept pair-search copy equals a fresh copy (but for its dirty
+        // bits, which the next search sets again).
+        if self.pair_tree.valid && !self.pair_tree.same_as_copy_of(&self.nodes, self.root) {
+            return bad(self.root, "kept pair-search copy differs from the tree");
         }
         if leaves != self.slots.len() {
             return bad(self.root, "leaf count differs from object count");
