@@ -123,7 +123,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if tree.is_empty() {
             return;
         }
-        if !all && self.moved.len() <= self.slots.len() / COPY_QUERY_FRACTION {
+        if !all && self.moved.len() <= copy_query_limit(self.slots.len()) {
             // A share of the objects changed: below the top levels most
             // subtrees hold a changed leaf, and one query per changed object
             // on the compact copy visits fewer nodes than the traversal.
@@ -212,10 +212,16 @@ const PAIR_TASKS: usize = 16;
 /// boxes, the pairs are searched on the tree's compact copy rather than by
 /// one query per changed object on the tree itself.
 const SEARCH_FRACTION: usize = 8;
-/// Up to `1 / COPY_QUERY_FRACTION` of the objects changed, the search on
-/// the copy is one query per changed object; beyond, a traversal of the
-/// copy against itself.
-const COPY_QUERY_FRACTION: usize = 4;
+/// Up to this many changed objects out of `n`, the search on the copy is
+/// one query per changed object; beyond, a traversal of the copy against
+/// itself. A quarter of the objects up to 32,768 objects, an eighth
+/// beyond: a query costs more in a larger tree (deeper, and more of it out
+/// of cache), while the traversal's cost per changed object falls as more
+/// of them share subtrees (on the benchmark's scene the two cost the same
+/// at about a quarter of 10,000 objects and about an eighth of 100,000).
+fn copy_query_limit(n: usize) -> usize {
+    if n <= 1 << 15 { n / 4 } else { n / 8 }
+}
 
 /// Calls `f(slot)` for every leaf of the tree rooted at `root` whose fat box
 /// overlaps `b`. `stack` is scratch.
@@ -370,7 +376,7 @@ mod tests {
             tree.validate().unwrap();
             tree.settle();
             if tree.pair_tree.valid && tree.fat_pairs_valid {
-                if tree.moved.len() > n / super::COPY_QUERY_FRACTION {
+                if tree.moved.len() > super::copy_query_limit(n) {
                     kept_traversals += 1;
                 } else {
                     kept_queries += 1;
