@@ -68,20 +68,39 @@ impl Node4 {
     }
 }
 
-/// `x` rounded down to an `f32`; never `+inf`.
+/// `x` (not NaN) rounded down to an `f32`; never `+inf`.
+///
+/// Without a branch (whether the nearest `f32` lies above `x` is
+/// unpredictable): that `f32`, stepped one unit toward `-inf` when it lies
+/// above `x`. A step toward `-inf` is one unit less of magnitude for a
+/// positive value (`+inf` becomes `f32::MAX`) and one more for a negative
+/// one (`-0.0` becomes the smallest negative subnormal); `+0.0` never lies
+/// above `x` (`x` would be `+0.0` or above: a negative `x` rounds to
+/// `-0.0` or below).
 #[inline(always)]
 pub(crate) fn round_down<T: Scalar>(x: T) -> f32 {
     let d = x.to_f64();
     let f = d as f32;
-    if f64::from(f) > d { f.next_down() } else { f }
+    let step = u32::from(f64::from(f) > d);
+    let bits = f.to_bits();
+    let neg = bits >> 31;
+    // Negative: bits + step; positive: bits - step.
+    f32::from_bits(bits.wrapping_add(step * 2 * neg).wrapping_sub(step))
 }
 
-/// `x` rounded up to an `f32`; never `-inf`.
+/// `x` (not NaN) rounded up to an `f32`; never `-inf`. As [`round_down`],
+/// mirrored: a step toward `+inf` is one unit more of magnitude for a
+/// positive value (`+0.0` becomes the smallest positive subnormal) and one
+/// less for a negative one (`-inf` becomes `-f32::MAX`).
 #[inline(always)]
 pub(crate) fn round_up<T: Scalar>(x: T) -> f32 {
     let d = x.to_f64();
     let f = d as f32;
-    if f64::from(f) < d { f.next_up() } else { f }
+    let step = u32::from(f64::from(f) < d);
+    let bits = f.to_bits();
+    let neg = bits >> 31;
+    // Positive: bits + step; negative: bits - step.
+    f32::from_bits(bits.wrapping_add(step).wrapping_sub(step * 2 * neg))
 }
 
 /// Bit `c` set when the closed box `lo..hi` overlaps child `c` of `n`
@@ -632,13 +651,40 @@ mod tests {
             0.1,
             -0.1,
             16_777_217.0,
+            -16_777_217.0,
+            1e-50,
+            -1e-50,
+            -f64::MIN_POSITIVE,
+            f64::from(f32::from_bits(1)),
+            -f64::from(f32::from_bits(1)),
+            f64::from(f32::from_bits(1)) * 1.5,
+            -f64::from(f32::from_bits(1)) * 1.5,
+            f64::from(f32::MIN_POSITIVE) * (1.0 - f64::EPSILON),
+            -f64::from(f32::MIN_POSITIVE) * (1.0 - f64::EPSILON),
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut seed2 = 0x9e37_79b9_7f4a_7c15u64;
         let random = (0..100_000)
             .map(|_| f64::from_bits(next_u64(&mut seed)))
-            .filter(|x| x.is_finite());
+            .filter(|x| x.is_finite())
+            // Values within the range of f32, on and between its steps.
+            .chain((0..100_000).map(|i| {
+                let f = f32::from_bits(next_u64(&mut seed2) as u32);
+                let x = f64::from(if f.is_finite() { f } else { 1.0 });
+                match i % 3 {
+                    0 => x,
+                    1 => x.next_up(),
+                    _ => x.next_down(),
+                }
+            }));
         for x in special.into_iter().chain(random) {
             let (lo, hi) = (round_down(x), round_up(x));
+            // The same as stepping with `next_down` / `next_up`.
+            let f = x as f32;
+            let lo_ref = if f64::from(f) > x { f.next_down() } else { f };
+            let hi_ref = if f64::from(f) < x { f.next_up() } else { f };
+            assert_eq!(lo.to_bits(), lo_ref.to_bits(), "{x:e} down");
+            assert_eq!(hi.to_bits(), hi_ref.to_bits(), "{x:e} up");
             assert!(
                 f64::from(lo) <= x && x <= f64::from(hi),
                 "{x:e}: {lo:e} {hi:e}"
