@@ -170,6 +170,11 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) area_internal: f64,
     pub(crate) area_leaves: f64,
     pub(crate) areas_valid: bool,
+    /// Every internal node comes before its children in the node array and
+    /// no node is free: true after a [`rebuild`](Self::rebuild) (which lays
+    /// the nodes out depth-first) until the tree's shape changes. Then
+    /// [`settle`](Self::settle) refits by one backward sweep of the array.
+    pub(crate) in_order: bool,
 }
 
 /// Sets `flags[i]` and lists `i` in `list` unless already flagged (the flags
@@ -234,6 +239,13 @@ pub const REFIT_DRIFT: f64 = 1.07;
 /// rather than re-inserted one by one: a re-insertion costs several times a
 /// refit plus its share of the rebuild that the drift eventually calls for.
 const BULK_FRACTION: usize = 32;
+
+/// When more than `1 / SWEEP_FRACTION` of the objects left their fat boxes
+/// and the nodes are in order (`in_order`), [`DynamicTree::settle`] refits
+/// by a sweep of the whole node array rather than node by node from the
+/// leaves written: most internal nodes change then, and the sweep reads the
+/// array in order, with no bookkeeping.
+const SWEEP_FRACTION: usize = 8;
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// An empty tree whose fat boxes are enlarged by `margin` on every side,
@@ -301,6 +313,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             area_internal: 0.0,
             area_leaves: 0.0,
             areas_valid: false,
+            in_order: false,
         })
     }
 
@@ -660,6 +673,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
         self.areas_valid = false;
         self.pair_tree.valid = false;
+        self.in_order = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -734,6 +748,36 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.loose_buckets = buckets;
     }
 
+    /// Makes every internal node's box the exact union of its children's
+    /// again by one backward sweep of the node array, which visits the
+    /// children of a node before it (only while `in_order`:
+    /// parents before children, no free node). Sequential, with no
+    /// bookkeeping of loose nodes: cheaper than [`refit_loose`](Self::refit_loose)
+    /// when a share of the leaves changed. Keeps the internal area sum and
+    /// the pair-search copy up to date, as `refit_loose` does.
+    pub(crate) fn refit_sweep(&mut self) {
+        debug_assert!(self.in_order);
+        let mut internal = 0.0;
+        let copy = self.pair_tree.valid;
+        for i in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[i];
+            if node.is_leaf() {
+                continue;
+            }
+            let [a, b] = node.child;
+            let aabb = union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb);
+            if aabb == node.aabb {
+                continue;
+            }
+            internal += area(&aabb) - area(&node.aabb);
+            self.nodes[i].aabb = aabb;
+            if copy {
+                self.pair_tree.set_box(i as u32, &aabb);
+            }
+        }
+        self.area_internal += internal;
+    }
+
     /// Brings the tree up to date with the fat boxes that
     /// [`update`](Self::update) changed since the last call: each such leaf
     /// is unlinked and re-inserted from the root by SAH cost with its new
@@ -778,6 +822,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 self.areas_valid = true;
             }
             let mut leaves = 0.0;
+            // When many leaves changed and the nodes are in order, the
+            // backward sweep refits every internal node; otherwise the
+            // parents of the leaves written are made loose.
+            let sweep = self.in_order && self.pending.len() > n / SWEEP_FRACTION;
             for &k in &keys {
                 let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
                 leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
@@ -786,7 +834,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     self.pair_tree.set_box(leaf as u32, &self.fat[slot]);
                 }
                 let parent = self.nodes[leaf].parent;
-                if parent != NULL {
+                if parent != NULL && !sweep {
                     mark(&mut self.loose_flag, &mut self.loose, parent);
                 }
             }
@@ -794,7 +842,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             self.area_leaves += leaves;
             self.pending.clear();
             self.clear_stale();
-            self.refit_loose();
+            if sweep {
+                self.refit_sweep();
+            } else {
+                self.refit_loose();
+            }
             let cost = if self.area_leaves > 0.0 {
                 self.area_internal / self.area_leaves
             } else {
@@ -855,6 +907,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
         self.areas_valid = false;
         self.pair_tree.valid = false;
+        self.in_order = false;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;
