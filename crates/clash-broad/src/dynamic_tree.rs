@@ -784,7 +784,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// box. When more than a 32nd of all objects are pending (a whole scene
     /// is moving), re-inserting them one by one costs more than keeping the
     /// tree as it is: their leaves keep their places, get their new boxes,
-    /// and their ancestors are refitted bottom-up, each node once, so the
+    /// and their ancestors are refitted bottom-up, each node once (by one
+    /// backward sweep of the node array when more than an eighth moved and
+    /// the nodes are still laid out as the last rebuild left them), so the
     /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
     /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
     /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
