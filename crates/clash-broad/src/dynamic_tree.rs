@@ -9,6 +9,7 @@
 //! `tree_insert` (best-sibling search and rotations), `tree_build` (parallel
 //! binned SAH build), `tree_pairs`, `tree_queries` and `tree_validate`.
 use crate::aabb_ops::{check_aabb, check_vector, contains, fatten, surface_area, union};
+use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
 use crate::slots::{NULL, Slots};
 use crate::{BroadPhaseError, ProxyHandle};
 use clash_bv::Aabb;
@@ -828,7 +829,14 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             // backward sweep refits every internal node; otherwise the
             // parents of the leaves written are made loose.
             let sweep = self.in_order && self.pending.len() > n / SWEEP_FRACTION;
-            for &k in &keys {
+            let hints = self.fat.len() > PREFETCH_MIN;
+            for (i, &k) in keys.iter().enumerate() {
+                // The leaves come in node order, their slots in no useful
+                // order: in a large scene the fat box a few ahead is asked
+                // for early.
+                if hints && let Some(&ahead) = keys.get(i + AHEAD) {
+                    prefetch(&self.fat[ahead as u32 as usize]);
+                }
                 let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
                 leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
                 self.nodes[leaf].aabb = self.fat[slot];

@@ -15,6 +15,7 @@
 use crate::aabb_ops::overlaps_finite;
 use crate::dynamic_tree::Node;
 use crate::pair_tree::{PairTask, round_down, round_up};
+use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
 use crate::slots::NULL;
 use crate::{DynamicTree, ProxyPair};
 use clash_bv::Aabb;
@@ -34,13 +35,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let mut keys = core::mem::take(&mut self.pair_keys);
         keys.clear();
         let aabb = &self.slots.aabb;
-        // Tight boxes are finite (checked on insertion and update).
-        keys.extend(
-            self.fat_pairs
-                .iter()
-                .filter(|&&(a, b)| overlaps_finite(&aabb[a as usize], &aabb[b as usize]))
-                .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
-        );
+        if aabb.len() > PREFETCH_MIN {
+            exact_pairs::<T, true>(&self.fat_pairs, aabb, &mut keys);
+        } else {
+            exact_pairs::<T, false>(&self.fat_pairs, aabb, &mut keys);
+        }
         sort_keys(
             &mut keys,
             self.slots.capacity(),
@@ -201,6 +200,28 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pairs.extend_from_slice(t.pairs.as_slice());
         }
         tasks.append(&mut extra);
+    }
+}
+
+/// Appends to `keys`, packed as `a << 32 | b`, the pairs of `fat` whose
+/// tight boxes overlap (tight boxes are finite: checked on insertion and
+/// update). With `AHEAD_HINTS` (for scenes whose boxes do not fit in cache)
+/// the boxes of the pair a few ahead are asked for early: the slots of the
+/// pairs come in no order the hardware could guess.
+#[inline]
+fn exact_pairs<T: Scalar, const AHEAD_HINTS: bool>(
+    fat: &[(u32, u32)],
+    aabb: &[Aabb<T>],
+    keys: &mut Vec<u64>,
+) {
+    for (i, &(a, b)) in fat.iter().enumerate() {
+        if AHEAD_HINTS && let Some(&(pa, pb)) = fat.get(i + AHEAD) {
+            prefetch(&aabb[pa as usize]);
+            prefetch(&aabb[pb as usize]);
+        }
+        if overlaps_finite(&aabb[a as usize], &aabb[b as usize]) {
+            keys.push((u64::from(a) << 32) | u64::from(b));
+        }
     }
 }
 
@@ -404,6 +425,33 @@ mod tests {
             kept_queries > 0 && kept_traversals > 0 && sweeps > 0,
             "kept copy used by {kept_queries} query and {kept_traversals} traversal steps; {sweeps} sweeps"
         );
+    }
+
+    /// The filter of the fat pairs on the tight boxes gives the same pairs
+    /// with and without the hints ahead (any pair order, pairs near the
+    /// end of the list, slots repeated).
+    #[test]
+    fn exact_pairs_with_and_without_hints_agree() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let boxes: Vec<Aabb<f32>> = (0..500)
+            .map(|_| {
+                let c = [0; 3].map(|_| rng.random_range(0.0f32..10.0));
+                let h = rng.random_range(0.1f32..1.5);
+                Aabb {
+                    min: Point3::new(c[0] - h, c[1] - h, c[2] - h),
+                    max: Point3::new(c[0] + h, c[1] + h, c[2] + h),
+                }
+            })
+            .collect();
+        for len in [0, 1, 7, 8, 9, 3000] {
+            let fat: Vec<(u32, u32)> = (0..len)
+                .map(|_| (rng.random_range(0..500u32), rng.random_range(0..500u32)))
+                .collect();
+            let (mut with, mut without) = (Vec::new(), Vec::new());
+            super::exact_pairs::<f32, true>(&fat, &boxes, &mut with);
+            super::exact_pairs::<f32, false>(&fat, &boxes, &mut without);
+            assert_eq!(with, without, "{len} pairs");
+        }
     }
 
     #[test]
