@@ -9,6 +9,7 @@
 //! `tree_insert` (best-sibling search and rotations), `tree_build` (parallel
 //! binned SAH build), `tree_pairs`, `tree_queries` and `tree_validate`.
 use crate::aabb_ops::{check_aabb, check_vector, contains, fatten, surface_area, union};
+use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
 use crate::slots::{NULL, Slots};
 use crate::{BroadPhaseError, ProxyHandle};
 use clash_bv::Aabb;
@@ -111,14 +112,16 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     keep_reach: T,
     /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
     pub(crate) search: Vec<(T, u32, T, T)>,
-    /// The compact copy of the tree that the pair search traverses.
+    /// The compact copy of the tree that the pair search runs on; kept,
+    /// box by box, while the tree keeps its shape.
     pub(crate) pair_tree: crate::pair_tree::PairTree,
     /// Scratch of the pair traversal: its tasks and where they start.
     pub(crate) pair_tasks: Vec<crate::pair_tree::PairTask>,
     pub(crate) task_starts: Vec<(u32, u32)>,
     /// Scratch of the box queries of the pair enumeration.
     pub(crate) query_stack: Vec<u32>,
-    /// Slots whose fat box changed (inserted or re-inserted) since the last pair enumeration.
+    /// Slots whose fat box changed (inserted, moved out of its fat box, or
+    /// removed) since the last pair enumeration.
     pub(crate) moved: Vec<u32>,
     /// Per slot: is it in `moved`?
     pub(crate) moved_flag: Vec<bool>,
@@ -168,6 +171,11 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) area_internal: f64,
     pub(crate) area_leaves: f64,
     pub(crate) areas_valid: bool,
+    /// Every internal node comes before its children in the node array and
+    /// no node is free: true after a [`rebuild`](Self::rebuild) (which lays
+    /// the nodes out depth-first) until the tree's shape changes. Then
+    /// [`settle`](Self::settle) refits by one backward sweep of the array.
+    pub(crate) in_order: bool,
 }
 
 /// Sets `flags[i]` and lists `i` in `list` unless already flagged (the flags
@@ -232,6 +240,13 @@ pub const REFIT_DRIFT: f64 = 1.07;
 /// rather than re-inserted one by one: a re-insertion costs several times a
 /// refit plus its share of the rebuild that the drift eventually calls for.
 const BULK_FRACTION: usize = 32;
+
+/// When more than `1 / SWEEP_FRACTION` of the objects left their fat boxes
+/// and the nodes are in order (`in_order`), [`DynamicTree::settle`] refits
+/// by a sweep of the whole node array rather than node by node from the
+/// leaves written: most internal nodes change then, and the sweep reads the
+/// array in order, with no bookkeeping.
+const SWEEP_FRACTION: usize = 8;
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// An empty tree whose fat boxes are enlarged by `margin` on every side,
@@ -299,6 +314,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             area_internal: 0.0,
             area_leaves: 0.0,
             areas_valid: false,
+            in_order: false,
         })
     }
 
@@ -421,6 +437,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let k = self.stale.iter().position(|&s| s as usize == i);
             self.stale.swap_remove(k.expect("a flagged slot is listed"));
         }
+        // Its kept pairs must go: it counts as changed for the pair search.
+        self.mark_moved(i as u32);
         let leaf = self.slots.link[i];
         self.remove_leaf(leaf);
         self.free_node_at(leaf);
@@ -655,6 +673,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
     fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
         self.areas_valid = false;
+        self.pair_tree.valid = false;
+        self.in_order = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -715,6 +735,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 let parent = node.parent;
                 internal += area(&aabb) - area(&node.aabb);
                 self.nodes[n as usize].aabb = aabb;
+                if self.pair_tree.valid {
+                    self.pair_tree.set_box(n, &aabb);
+                }
                 if parent != NULL && !self.loose_flag[parent as usize] {
                     self.loose_flag[parent as usize] = true;
                     buckets[self.nodes[parent as usize].height as usize].push(parent);
@@ -726,13 +749,45 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.loose_buckets = buckets;
     }
 
+    /// Makes every internal node's box the exact union of its children's
+    /// again by one backward sweep of the node array, which visits the
+    /// children of a node before it (only while `in_order`:
+    /// parents before children, no free node). Sequential, with no
+    /// bookkeeping of loose nodes: cheaper than [`refit_loose`](Self::refit_loose)
+    /// when a share of the leaves changed. Keeps the internal area sum and
+    /// the pair-search copy up to date, as `refit_loose` does.
+    pub(crate) fn refit_sweep(&mut self) {
+        debug_assert!(self.in_order);
+        let mut internal = 0.0;
+        let copy = self.pair_tree.valid;
+        for i in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[i];
+            if node.is_leaf() {
+                continue;
+            }
+            let [a, b] = node.child;
+            let aabb = union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb);
+            if aabb == node.aabb {
+                continue;
+            }
+            internal += area(&aabb) - area(&node.aabb);
+            self.nodes[i].aabb = aabb;
+            if copy {
+                self.pair_tree.set_box(i as u32, &aabb);
+            }
+        }
+        self.area_internal += internal;
+    }
+
     /// Brings the tree up to date with the fat boxes that
     /// [`update`](Self::update) changed since the last call: each such leaf
     /// is unlinked and re-inserted from the root by SAH cost with its new
     /// box. When more than a 32nd of all objects are pending (a whole scene
     /// is moving), re-inserting them one by one costs more than keeping the
     /// tree as it is: their leaves keep their places, get their new boxes,
-    /// and their ancestors are refitted bottom-up, each node once, so the
+    /// and their ancestors are refitted bottom-up, each node once (by one
+    /// backward sweep of the node array when more than an eighth moved and
+    /// the nodes are still laid out as the last rebuild left them), so the
     /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
     /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
     /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
@@ -770,12 +825,26 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 self.areas_valid = true;
             }
             let mut leaves = 0.0;
-            for &k in &keys {
+            // When many leaves changed and the nodes are in order, the
+            // backward sweep refits every internal node; otherwise the
+            // parents of the leaves written are made loose.
+            let sweep = self.in_order && self.pending.len() > n / SWEEP_FRACTION;
+            let hints = self.fat.len() > PREFETCH_MIN;
+            for (i, &k) in keys.iter().enumerate() {
+                // The leaves come in node order, their slots in no useful
+                // order: in a large scene the fat box a few ahead is asked
+                // for early.
+                if hints && let Some(&ahead) = keys.get(i + AHEAD) {
+                    prefetch(&self.fat[ahead as u32 as usize]);
+                }
                 let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
                 leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
                 self.nodes[leaf].aabb = self.fat[slot];
+                if self.pair_tree.valid {
+                    self.pair_tree.set_box(leaf as u32, &self.fat[slot]);
+                }
                 let parent = self.nodes[leaf].parent;
-                if parent != NULL {
+                if parent != NULL && !sweep {
                     mark(&mut self.loose_flag, &mut self.loose, parent);
                 }
             }
@@ -783,7 +852,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             self.area_leaves += leaves;
             self.pending.clear();
             self.clear_stale();
-            self.refit_loose();
+            if sweep {
+                self.refit_sweep();
+            } else {
+                self.refit_loose();
+            }
             let cost = if self.area_leaves > 0.0 {
                 self.area_internal / self.area_leaves
             } else {
@@ -843,6 +916,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// the subtree under `start` only.
     pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
         self.areas_valid = false;
+        self.pair_tree.valid = false;
+        self.in_order = false;
         if self.root == NULL {
             self.root = leaf;
             self.nodes[leaf as usize].parent = NULL;

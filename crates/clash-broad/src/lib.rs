@@ -24,6 +24,7 @@ mod handle;
 mod node_stack;
 mod pair_tracker;
 mod pair_tree;
+mod prefetch;
 mod slots;
 mod sort_and_sweep;
 mod tree_broad_phase;

@@ -20,6 +20,7 @@
 //! least one changed member; the others were found before.
 use crate::dynamic_tree::Node;
 use crate::slots::NULL;
+use clash_bv::Aabb;
 use clash_math::Scalar;
 
 /// Bit of a child link marking a leaf; the other bits are the object's slot.
@@ -67,20 +68,39 @@ impl Node4 {
     }
 }
 
-/// `x` rounded down to an `f32`; never `+inf`.
+/// `x` (not NaN) rounded down to an `f32`; never `+inf`.
+///
+/// Without a branch (whether the nearest `f32` lies above `x` is
+/// unpredictable): that `f32`, stepped one unit toward `-inf` when it lies
+/// above `x`. A step toward `-inf` is one unit less of magnitude for a
+/// positive value (`+inf` becomes `f32::MAX`) and one more for a negative
+/// one (`-0.0` becomes the smallest negative subnormal); `+0.0` never lies
+/// above `x` (`x` would be `+0.0` or above: a negative `x` rounds to
+/// `-0.0` or below).
 #[inline(always)]
 pub(crate) fn round_down<T: Scalar>(x: T) -> f32 {
     let d = x.to_f64();
     let f = d as f32;
-    if f64::from(f) > d { f.next_down() } else { f }
+    let step = u32::from(f64::from(f) > d);
+    let bits = f.to_bits();
+    let neg = bits >> 31;
+    // Negative: bits + step; positive: bits - step.
+    f32::from_bits(bits.wrapping_add(step * 2 * neg).wrapping_sub(step))
 }
 
-/// `x` rounded up to an `f32`; never `-inf`.
+/// `x` (not NaN) rounded up to an `f32`; never `-inf`. As [`round_down`],
+/// mirrored: a step toward `+inf` is one unit more of magnitude for a
+/// positive value (`+0.0` becomes the smallest positive subnormal) and one
+/// less for a negative one (`-inf` becomes `-f32::MAX`).
 #[inline(always)]
 pub(crate) fn round_up<T: Scalar>(x: T) -> f32 {
     let d = x.to_f64();
     let f = d as f32;
-    if f64::from(f) < d { f.next_up() } else { f }
+    let step = u32::from(f64::from(f) < d);
+    let bits = f.to_bits();
+    let neg = bits >> 31;
+    // Positive: bits + step; negative: bits - step.
+    f32::from_bits(bits.wrapping_add(step).wrapping_sub(step * 2 * neg))
 }
 
 /// Bit `c` set when the closed box `lo..hi` overlaps child `c` of `n`
@@ -206,12 +226,30 @@ mod sse {
     }
 }
 
-/// The traversal copy: its nodes (node 0 is the root) and the scratch of
-/// its construction.
+/// The traversal copy: its nodes (node 0 is the root), where each node of
+/// the binary tree is copied, and the scratch of its construction.
+///
+/// While the binary tree keeps its shape, the copy is kept too: a box that
+/// changes in the binary tree is written to its lane ([`set_box`](Self::set_box)),
+/// and the dirty bits are cleared and set again from the changed leaves
+/// ([`mark_dirty`](Self::mark_dirty)), rather than copying the whole tree
+/// again. `valid` says the copy has the binary tree's shape and boxes; any
+/// change of shape clears it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairTree {
     pub(crate) nodes: Vec<Node4>,
     stack: Vec<(u32, u32)>,
+    /// Per binary node: `node << 2 | child`, the lane of the copy that holds
+    /// its box, or `NULL` (the root, the internal nodes whose children are
+    /// lanes of their parent's node, free nodes).
+    lane: Vec<u32>,
+    /// Per node of the copy: the lane that holds its box in its parent
+    /// (`NULL` for the root).
+    up: Vec<u32>,
+    /// The nodes of the copy with a dirty bit set.
+    dirty_nodes: Vec<u32>,
+    /// The copy has the binary tree's shape and boxes.
+    pub(crate) valid: bool,
 }
 
 impl PairTree {
@@ -226,12 +264,23 @@ impl PairTree {
         dirty: impl Fn(u32) -> bool,
     ) {
         self.nodes.clear();
+        self.up.clear();
+        self.dirty_nodes.clear();
+        self.lane.clear();
+        self.lane.resize(nodes.len(), NULL);
+        self.valid = true;
         if root == NULL || nodes[root as usize].is_leaf() {
             return;
         }
-        let (out, stack) = (&mut self.nodes, &mut self.stack);
+        let (out, stack, lane, up) = (
+            &mut self.nodes,
+            &mut self.stack,
+            &mut self.lane,
+            &mut self.up,
+        );
         stack.clear();
         out.push(Node4::default());
+        up.push(NULL);
         stack.push((root, 0));
         while let Some((n, i)) = stack.pop() {
             let mut p = Node4::default();
@@ -249,6 +298,8 @@ impl PairTree {
                         p.lo[k][count] = round_down(b.min[k]);
                         p.hi[k][count] = round_up(b.max[k]);
                     }
+                    let code = i << 2 | count as u32;
+                    lane[g as usize] = code;
                     if gn.is_leaf() {
                         p.link[count] = LEAF | gn.proxy;
                         p.leaf |= 1 << count;
@@ -256,6 +307,7 @@ impl PairTree {
                     } else {
                         let j = out.len() as u32;
                         out.push(Node4::default());
+                        up.push(code);
                         p.link[count] = j;
                         stack.push((g, j));
                     }
@@ -276,6 +328,67 @@ impl PairTree {
                 }
             }
             out[i].dirty = d;
+            if d != 0 {
+                self.dirty_nodes.push(i as u32);
+            }
+        }
+    }
+
+    /// Writes the (changed) box of binary node `n` to its lane, if it has
+    /// one, rounded outward. Only while the copy is `valid`.
+    #[inline]
+    pub(crate) fn set_box<T: Scalar>(&mut self, n: u32, b: &Aabb<T>) {
+        let code = self.lane[n as usize];
+        if code == NULL {
+            return;
+        }
+        let (i, c) = ((code >> 2) as usize, (code & 3) as usize);
+        let node = &mut self.nodes[i];
+        for k in 0..3 {
+            node.lo[k][c] = round_down(b.min[k]);
+            node.hi[k][c] = round_up(b.max[k]);
+        }
+    }
+
+    /// `true` when this copy equals a fresh copy of the tree under `root`,
+    /// dirty bits aside (for the validator).
+    pub(crate) fn same_as_copy_of<T: Scalar>(&self, nodes: &[Node<T>], root: u32) -> bool {
+        let mut fresh = PairTree::default();
+        fresh.build(nodes, root, |_| false);
+        let clean = |n: &Node4| Node4 { dirty: 0, ..*n };
+        self.lane == fresh.lane
+            && self.up == fresh.up
+            && self.nodes.len() == fresh.nodes.len()
+            && self
+                .nodes
+                .iter()
+                .zip(&fresh.nodes)
+                .all(|(a, b)| clean(a) == clean(b))
+    }
+
+    /// Clears every dirty bit.
+    pub(crate) fn clear_dirty(&mut self) {
+        for &i in &self.dirty_nodes {
+            self.nodes[i as usize].dirty = 0;
+        }
+        self.dirty_nodes.clear();
+    }
+
+    /// Marks the leaf in binary node `leaf` dirty, and the nodes above it
+    /// (up to the first one already marked).
+    #[inline]
+    pub(crate) fn mark_dirty(&mut self, leaf: u32) {
+        let mut code = self.lane[leaf as usize];
+        while code != NULL {
+            let i = (code >> 2) as usize;
+            let node = &mut self.nodes[i];
+            let was = node.dirty;
+            node.dirty = was | 1 << (code & 3);
+            if was != 0 {
+                return;
+            }
+            self.dirty_nodes.push(i as u32);
+            code = self.up[i];
         }
     }
 }
@@ -538,13 +651,40 @@ mod tests {
             0.1,
             -0.1,
             16_777_217.0,
+            -16_777_217.0,
+            1e-50,
+            -1e-50,
+            -f64::MIN_POSITIVE,
+            f64::from(f32::from_bits(1)),
+            -f64::from(f32::from_bits(1)),
+            f64::from(f32::from_bits(1)) * 1.5,
+            -f64::from(f32::from_bits(1)) * 1.5,
+            f64::from(f32::MIN_POSITIVE) * (1.0 - f64::EPSILON),
+            -f64::from(f32::MIN_POSITIVE) * (1.0 - f64::EPSILON),
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut seed2 = 0x9e37_79b9_7f4a_7c15u64;
         let random = (0..100_000)
             .map(|_| f64::from_bits(next_u64(&mut seed)))
-            .filter(|x| x.is_finite());
+            .filter(|x| x.is_finite())
+            // Values within the range of f32, on and between its steps.
+            .chain((0..100_000).map(|i| {
+                let f = f32::from_bits(next_u64(&mut seed2) as u32);
+                let x = f64::from(if f.is_finite() { f } else { 1.0 });
+                match i % 3 {
+                    0 => x,
+                    1 => x.next_up(),
+                    _ => x.next_down(),
+                }
+            }));
         for x in special.into_iter().chain(random) {
             let (lo, hi) = (round_down(x), round_up(x));
+            // The same as stepping with `next_down` / `next_up`.
+            let f = x as f32;
+            let lo_ref = if f64::from(f) > x { f.next_down() } else { f };
+            let hi_ref = if f64::from(f) < x { f.next_up() } else { f };
+            assert_eq!(lo.to_bits(), lo_ref.to_bits(), "{x:e} down");
+            assert_eq!(hi.to_bits(), hi_ref.to_bits(), "{x:e} up");
             assert!(
                 f64::from(lo) <= x && x <= f64::from(hi),
                 "{x:e}: {lo:e} {hi:e}"

@@ -97,6 +97,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.pending.clear();
         self.clear_stale();
         self.areas_valid = false;
+        self.pair_tree.valid = false;
         if items.is_empty() {
             self.nodes.clear();
             self.root = NULL;
@@ -119,6 +120,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.build_items = items;
         self.node_count = count;
         self.root = 0;
+        // `build` lays the nodes out depth-first, parents first.
+        self.in_order = true;
         (self.area_internal, self.area_leaves) = self.area_sums();
         self.areas_valid = true;
         self.rebuilt_cost = if self.area_leaves > 0.0 {

@@ -2,16 +2,20 @@
 //! from one search to the next (Box2D's broad phase keeps them too): pairs
 //! of objects whose fat boxes did not change still overlap, so only pairs
 //! with a changed member are searched again. Few changes (up to an eighth
-//! of the objects): one box query per changed object on the tree. More:
-//! the tree is copied into its compact 4-wide form (`pair_tree`), and up to
-//! a quarter one query per changed object runs on the copy; beyond, the
-//! copy is traversed against itself (the bounding volume test tree of RTCD
-//! §6.3.2, specialised to one tree: each node is tested against itself
-//! once and its children against each other), skipping pairs of unchanged
-//! subtrees.
+//! of the objects) while the tree's shape changed: one box query per
+//! changed object on the tree. More: the tree is copied into its compact
+//! 4-wide form (`pair_tree`), and up to a quarter one query per changed
+//! object runs on the copy; beyond, the copy is traversed against itself
+//! (the bounding volume test tree of RTCD §6.3.2, specialised to one tree:
+//! each node is tested against itself once and its children against each
+//! other), skipping pairs of unchanged subtrees. The copy is kept while the
+//! tree keeps its shape (the in-place refit of `settle` writes the boxes it
+//! changes to the copy as well), and then serves every search, however few
+//! objects changed.
 use crate::aabb_ops::overlaps_finite;
 use crate::dynamic_tree::Node;
 use crate::pair_tree::{PairTask, round_down, round_up};
+use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
 use crate::slots::NULL;
 use crate::{DynamicTree, ProxyPair};
 use clash_bv::Aabb;
@@ -31,13 +35,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let mut keys = core::mem::take(&mut self.pair_keys);
         keys.clear();
         let aabb = &self.slots.aabb;
-        // Tight boxes are finite (checked on insertion and update).
-        keys.extend(
-            self.fat_pairs
-                .iter()
-                .filter(|&&(a, b)| overlaps_finite(&aabb[a as usize], &aabb[b as usize]))
-                .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
-        );
+        if aabb.len() > PREFETCH_MIN {
+            exact_pairs::<T, true>(&self.fat_pairs, aabb, &mut keys);
+        } else {
+            exact_pairs::<T, false>(&self.fat_pairs, aabb, &mut keys);
+        }
         sort_keys(
             &mut keys,
             self.slots.capacity(),
@@ -58,13 +60,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pairs.clear();
             self.search_pairs(&mut pairs, true);
         } else {
-            // Pairs between unchanged live objects still overlap: their fat boxes did not change.
-            let (slots, flags) = (&self.slots, &self.moved_flag);
+            // Pairs between unchanged objects still overlap: their fat boxes
+            // did not change (a removed object counts as changed).
+            let flags = &self.moved_flag;
             let moved = |s: u32| flags.get(s as usize).copied().unwrap_or(false);
-            pairs.retain(|&(a, b)| {
-                slots.is_live(a as usize) && slots.is_live(b as usize) && !moved(a) && !moved(b)
-            });
-            if self.moved.len() > self.slots.len() / SEARCH_FRACTION {
+            pairs.retain(|&(a, b)| !moved(a) && !moved(b));
+            if self.pair_tree.valid || self.moved.len() > self.slots.len() / SEARCH_FRACTION {
                 self.search_pairs(&mut pairs, false);
             } else {
                 let mut stack = core::mem::take(&mut self.query_stack);
@@ -104,14 +105,24 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// threads.
     fn search_pairs(&mut self, pairs: &mut Vec<(u32, u32)>, all: bool) {
         let flags = &self.moved_flag;
-        self.pair_tree.build(&self.nodes, self.root, |s| {
-            all || flags.get(s as usize).copied().unwrap_or(false)
-        });
+        if all || !self.pair_tree.valid {
+            self.pair_tree.build(&self.nodes, self.root, |s| {
+                all || flags.get(s as usize).copied().unwrap_or(false)
+            });
+        } else {
+            // The copy kept its shape and boxes: only its dirty bits change.
+            self.pair_tree.clear_dirty();
+            for &m in &self.moved {
+                if self.slots.is_live(m as usize) {
+                    self.pair_tree.mark_dirty(self.slots.link[m as usize]);
+                }
+            }
+        }
         let tree = &self.pair_tree.nodes[..];
         if tree.is_empty() {
             return;
         }
-        if !all && self.moved.len() <= self.slots.len() / COPY_QUERY_FRACTION {
+        if !all && self.moved.len() <= copy_query_limit(self.slots.len()) {
             // A share of the objects changed: below the top levels most
             // subtrees hold a changed leaf, and one query per changed object
             // on the compact copy visits fewer nodes than the traversal.
@@ -192,6 +203,28 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     }
 }
 
+/// Appends to `keys`, packed as `a << 32 | b`, the pairs of `fat` whose
+/// tight boxes overlap (tight boxes are finite: checked on insertion and
+/// update). With `AHEAD_HINTS` (for scenes whose boxes do not fit in cache)
+/// the boxes of the pair a few ahead are asked for early: the slots of the
+/// pairs come in no order the hardware could guess.
+#[inline]
+fn exact_pairs<T: Scalar, const AHEAD_HINTS: bool>(
+    fat: &[(u32, u32)],
+    aabb: &[Aabb<T>],
+    keys: &mut Vec<u64>,
+) {
+    for (i, &(a, b)) in fat.iter().enumerate() {
+        if AHEAD_HINTS && let Some(&(pa, pb)) = fat.get(i + AHEAD) {
+            prefetch(&aabb[pa as usize]);
+            prefetch(&aabb[pb as usize]);
+        }
+        if overlaps_finite(&aabb[a as usize], &aabb[b as usize]) {
+            keys.push((u64::from(a) << 32) | u64::from(b));
+        }
+    }
+}
+
 /// Trees with fewer objects than this are traversed on the current thread.
 const PARALLEL_PAIRS: usize = 4096;
 /// Number of tasks the traversal of a large tree is cut into (at least).
@@ -200,10 +233,16 @@ const PAIR_TASKS: usize = 16;
 /// boxes, the pairs are searched on the tree's compact copy rather than by
 /// one query per changed object on the tree itself.
 const SEARCH_FRACTION: usize = 8;
-/// Up to `1 / COPY_QUERY_FRACTION` of the objects changed, the search on
-/// the copy is one query per changed object; beyond, a traversal of the
-/// copy against itself.
-const COPY_QUERY_FRACTION: usize = 4;
+/// Up to this many changed objects out of `n`, the search on the copy is
+/// one query per changed object; beyond, a traversal of the copy against
+/// itself. A quarter of the objects up to 32,768 objects, an eighth
+/// beyond: a query costs more in a larger tree (deeper, and more of it out
+/// of cache), while the traversal's cost per changed object falls as more
+/// of them share subtrees (on the benchmark's scene the two cost the same
+/// at about a quarter of 10,000 objects and about an eighth of 100,000).
+fn copy_query_limit(n: usize) -> usize {
+    if n <= 1 << 15 { n / 4 } else { n / 8 }
+}
 
 /// Calls `f(slot)` for every leaf of the tree rooted at `root` whose fat box
 /// overlaps `b`. `stack` is scratch.
@@ -304,6 +343,122 @@ fn sort_keys(keys: &mut Vec<u64>, slots: usize, scratch: &mut Vec<u64>, counts: 
 #[cfg(test)]
 mod tests {
     use super::sort_keys;
+    use crate::{DynamicTree, ProxyPair};
+    use clash_bv::Aabb;
+    use clash_math::{Point3, Scalar, Vector3};
+    use rand::{RngExt, SeedableRng};
+
+    /// A scene moving smoothly (the broad-phase benchmark's, smaller): most
+    /// steps refit the tree in place (by the sweep of the node array after
+    /// a rebuild), so the pair search runs on the copy kept from the step
+    /// before, both by queries and by the traversal.
+    /// Pairs equal brute force after every step, and the validator checks
+    /// the kept copy against a fresh one.
+    fn kept_copy_run<T: Scalar>(n: usize, steps: usize, seed: u64) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let side = 2.0 * (n as f64).cbrt();
+        let mut c: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.random_range(0.0..side)))
+            .collect();
+        let h: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.random_range(0.05..0.8)))
+            .collect();
+        let mut v: Vec<[f64; 3]> = (0..n)
+            .map(|_| [0; 3].map(|_| rng.random_range(-0.05..0.05)))
+            .collect();
+        let boxed = |c: &[f64; 3], h: &[f64; 3]| Aabb {
+            min: Point3::new(
+                T::lit(c[0] - h[0]),
+                T::lit(c[1] - h[1]),
+                T::lit(c[2] - h[2]),
+            ),
+            max: Point3::new(
+                T::lit(c[0] + h[0]),
+                T::lit(c[1] + h[1]),
+                T::lit(c[2] + h[2]),
+            ),
+        };
+        let mut tree = DynamicTree::<T, usize>::new(T::lit(0.1)).unwrap();
+        let handles: Vec<_> = (0..n)
+            .map(|i| tree.insert(boxed(&c[i], &h[i]), i).unwrap())
+            .collect();
+        let mut out = Vec::new();
+        let (mut kept_queries, mut kept_traversals, mut sweeps) = (0, 0, 0);
+        for _ in 0..steps {
+            for i in 0..n {
+                for k in 0..3 {
+                    c[i][k] += v[i][k];
+                    if c[i][k] < 0.0 || c[i][k] > side {
+                        v[i][k] = -v[i][k];
+                    }
+                }
+                let d = Vector3::new(T::lit(v[i][0]), T::lit(v[i][1]), T::lit(v[i][2]));
+                tree.update(handles[i], boxed(&c[i], &h[i]), d).unwrap();
+            }
+            tree.validate().unwrap();
+            // The settle of a wave of moves refits by the sweep when the
+            // nodes are in order.
+            sweeps += usize::from(tree.in_order && tree.pending.len() > n / 8);
+            tree.settle();
+            if tree.pair_tree.valid && tree.fat_pairs_valid {
+                if tree.moved.len() > super::copy_query_limit(n) {
+                    kept_traversals += 1;
+                } else {
+                    kept_queries += 1;
+                }
+            }
+            tree.overlapping_pairs(&mut out);
+            let b: Vec<Aabb<T>> = (0..n).map(|i| boxed(&c[i], &h[i])).collect();
+            let mut expect = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if (0..3).all(|k| b[i].min[k] <= b[j].max[k] && b[j].min[k] <= b[i].max[k]) {
+                        expect.push(ProxyPair::new(handles[i], handles[j]));
+                    }
+                }
+            }
+            expect.sort();
+            assert_eq!(out, expect);
+            tree.validate().unwrap();
+        }
+        assert!(
+            kept_queries > 0 && kept_traversals > 0 && sweeps > 0,
+            "kept copy used by {kept_queries} query and {kept_traversals} traversal steps; {sweeps} sweeps"
+        );
+    }
+
+    /// The filter of the fat pairs on the tight boxes gives the same pairs
+    /// with and without the hints ahead (any pair order, pairs near the
+    /// end of the list, slots repeated).
+    #[test]
+    fn exact_pairs_with_and_without_hints_agree() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let boxes: Vec<Aabb<f32>> = (0..500)
+            .map(|_| {
+                let c = [0; 3].map(|_| rng.random_range(0.0f32..10.0));
+                let h = rng.random_range(0.1f32..1.5);
+                Aabb {
+                    min: Point3::new(c[0] - h, c[1] - h, c[2] - h),
+                    max: Point3::new(c[0] + h, c[1] + h, c[2] + h),
+                }
+            })
+            .collect();
+        for len in [0, 1, 7, 8, 9, 3000] {
+            let fat: Vec<(u32, u32)> = (0..len)
+                .map(|_| (rng.random_range(0..500u32), rng.random_range(0..500u32)))
+                .collect();
+            let (mut with, mut without) = (Vec::new(), Vec::new());
+            super::exact_pairs::<f32, true>(&fat, &boxes, &mut with);
+            super::exact_pairs::<f32, false>(&fat, &boxes, &mut without);
+            assert_eq!(with, without, "{len} pairs");
+        }
+    }
+
+    #[test]
+    fn pair_search_on_the_kept_copy_f32_f64() {
+        kept_copy_run::<f32>(1500, 80, 1);
+        kept_copy_run::<f64>(1500, 80, 2);
+    }
 
     #[test]
     fn sort_keys_equals_sort() {

@@ -16,7 +16,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// pending; every live object has exactly one leaf, reachable from the
     /// root, that points back at it, and its fat box contains its tight box;
     /// every other node is on the free list exactly once; all boxes are
-    /// finite.
+    /// finite; the copy of the tree kept for the pair search, if any,
+    /// equals a fresh copy; when the nodes are said to be in order (after a
+    /// rebuild), every parent comes before its children and none is free.
     ///
     /// # Errors
     /// [`BroadPhaseError::InvariantViolated`] naming the first broken invariant.
@@ -102,6 +104,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     if na.parent != i || nb.parent != i {
                         return bad(i, "child does not point back at its parent");
                     }
+                    if self.in_order && (a <= i || b <= i) {
+                        return bad(
+                            i,
+                            "nodes said to be in order have a child before its parent",
+                        );
+                    }
                     if union(&na.aabb, &nb.aabb) != node.aabb {
                         return bad(i, "box is not the union of the children's boxes");
                     }
@@ -125,6 +133,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 return bad(self.root, "kept area sums differ from the tree's");
             }
         }
+        // A kept pair-search copy equals a fresh copy (but for its dirty
+        // bits, which the next search sets again).
+        if self.pair_tree.valid && !self.pair_tree.same_as_copy_of(&self.nodes, self.root) {
+            return bad(self.root, "kept pair-search copy differs from the tree");
+        }
         if leaves != self.slots.len() {
             return bad(self.root, "leaf count differs from object count");
         }
@@ -140,6 +153,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             seen[f as usize] = true;
             free += 1;
             f = self.nodes[f as usize].parent;
+        }
+        if self.in_order && free != 0 {
+            return bad(self.free_node, "nodes said to be in order with free nodes");
         }
         if free + reached != n {
             return bad(
