@@ -239,7 +239,9 @@ impl<T: Scalar> Shared<'_, T> {
     /// area non-finite).
     fn lone_axes(&self, e: &Elem) -> Option<Matrix3<T>> {
         if e.m.area > 0.0 && e.m.area.is_finite() {
-            clash_bv::lone_triangle_axes(&self.source.triangle(e.id as usize))
+            let v = self.source.vertices;
+            let [a, b, c] = e.corners.map(|i| v[i as usize]);
+            clash_bv::lone_triangle_axes(&Triangle::new(a, b, c))
         } else {
             None
         }
@@ -250,8 +252,8 @@ impl<T: Scalar> Shared<'_, T> {
     /// random): each corner is written at `out[*m]` and kept only if new,
     /// which stays in bounds since `out` has room for every corner visited.
     #[inline(always)]
-    fn list(&self, id: u32, slot: u32, out: &mut [u32], m: &mut usize) {
-        for &v in &self.source.indices[id as usize] {
+    fn list(&self, e: &Elem, slot: u32, out: &mut [u32], m: &mut usize) {
+        for &v in &e.corners {
             let stamp = &self.stamps[v as usize];
             let new = stamp.load(Ordering::Relaxed) != slot;
             stamp.store(slot, Ordering::Relaxed);
@@ -277,6 +279,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         return crate::sah::build_sah(corners, opts);
     }
     let n = corners.indices.len();
+    let t0 = std::time::Instant::now();
     // Nodes fit along axes from summed moments and listed corners, without
     // their triangles, unless the volume or the fit needs the triangles.
     let lists = B::FITS_ALONG_AXES && opts.fit != FitQuality::Tight;
@@ -305,6 +308,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         .map(|i| Elem {
             m: TriangleMoments::new(&corners.triangle(i)).about(&origin),
             id: i as u32,
+            corners: corners.indices[i],
         })
         .collect();
     let mut alt = vec![Elem::default(); n];
@@ -340,8 +344,8 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let mut corner_ids: Vec<u32> = vec![0; if lists { 3 * n } else { 0 }];
     let mut len = 0;
     if lists {
-        for id in 0..n as u32 {
-            shared.list(id, 0, &mut corner_ids, &mut len);
+        for e in &elems {
+            shared.list(e, 0, &mut corner_ids, &mut len);
         }
     }
     let sum = MomentSum::of(elems.iter().map(|e| e.m));
@@ -350,6 +354,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         ([e], true) => shared.lone_axes(e),
         (_, true) => clash_bv::principal_axes_of_sum(&sum),
     };
+    let t1 = t0.elapsed();
     let used = builder.node(
         &shared,
         &mut slots,
@@ -370,11 +375,16 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         0,
         0,
     )?;
+    let t2 = t0.elapsed();
     drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
     let leaf_tris: Vec<Triangle<T>> = order
         .par_iter()
         .map(|&i| corners.triangle(i as usize))
         .collect();
+    let t3 = t0.elapsed();
+    if std::env::var("PHASES").is_ok() {
+        eprintln!("setup {:?} nodes {:?} tail {:?}", t1, t2 - t1, t3 - t2);
+    }
     Ok(Built {
         nodes: if used == slots.len() {
             slots
@@ -413,7 +423,7 @@ impl Builder {
         if let Some(axes) = axes {
             // A lone triangle's corners are not listed by its parent.
             let corners = match &*prims.elems {
-                [e] => &shared.source.indices[e.id as usize][..],
+                [e] => &e.corners[..],
                 _ => corners,
             };
             let points = IndexedPoints::new(shared.source.vertices, corners)?;
@@ -501,13 +511,13 @@ impl Builder {
                 |e| {
                     if list_left {
                         ls.add(&e.m);
-                        shared.list(e.id, slot_base + 1, ls_ids, &mut lm);
+                        shared.list(e, slot_base + 1, ls_ids, &mut lm);
                     }
                 },
                 |e| {
                     if list_right {
                         rs.add(&e.m);
-                        shared.list(e.id, right_slot, rs_ids, &mut rm);
+                        shared.list(e, right_slot, rs_ids, &mut rm);
                     }
                 },
             );

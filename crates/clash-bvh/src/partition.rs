@@ -11,6 +11,9 @@ use clash_math::{MomentsAbout, Scalar, Triangle};
 pub(crate) struct Elem {
     pub m: MomentsAbout,
     pub id: u32,
+    /// The triangle's vertex indices (carried along, so that listing a
+    /// node's corners reads no mesh index array at random).
+    pub corners: [u32; 3],
 }
 
 /// The median/mean builder's working set for one node: slices of equal
@@ -205,6 +208,7 @@ mod tests {
             .map(|i| Elem {
                 m: clash_math::TriangleMoments::new(&tris[i]).about(&Point3::origin()),
                 id: i as u32,
+                corners: [0; 3],
             })
             .collect();
         (elems, tris)
