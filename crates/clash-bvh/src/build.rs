@@ -318,7 +318,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     } else {
         (Vec::new(), Vec::new())
     };
-    let mut recs = vec![0u128; n];
+    let mut recs = vec![0u64; n];
     let mut order = vec![0u32; n];
     // Unused slots keep a placeholder (the fit of one triangle, marked by
     // `count == UNUSED`); a full tree (one triangle per leaf, the default)
