@@ -4,9 +4,9 @@
 use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
-    Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_hull,
-    covariance_of_moments, covariance_of_points, covariance_of_triangles,
-    symmetric_eigen_closed_form_x2,
+    Matrix3, MomentSum, Point3, Scalar, SymmetricEigen3, Triangle, TriangleMoments, Vector3,
+    covariance_of_hull, covariance_of_moments, covariance_of_points, covariance_of_triangles,
+    symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2,
 };
 
 /// The eigenvectors of a covariance matrix (right-handed, orthonormal columns,
@@ -15,17 +15,21 @@ use clash_math::{
 /// orthonormal frame gives a valid box, so the last digits of the axes
 /// matter less than speed.
 pub(crate) fn principal_axes<T: Scalar>(cov: &Matrix3<T>) -> Matrix3<T> {
-    let [axes, _] = principal_axes_x2([cov, cov]);
+    let [axes] = frames([symmetric_eigen_closed_form(cov)]);
     axes
 }
 
 /// [`principal_axes`] of two covariance matrices, solved side by side
 /// ([`symmetric_eigen_closed_form_x2`]).
 pub(crate) fn principal_axes_x2<T: Scalar>(cov: [&Matrix3<T>; 2]) -> [Matrix3<T>; 2] {
-    let e = symmetric_eigen_closed_form_x2(cov);
-    // Re-orthonormalise against rounding (Gram–Schmidt, then the cross
-    // product), both frames step by step.
-    let x: [Vector3<T>; 2] = core::array::from_fn(|l| {
+    frames(symmetric_eigen_closed_form_x2(cov))
+}
+
+/// The eigenvectors re-orthonormalised against rounding (Gram–Schmidt,
+/// then the cross product), all frames step by step.
+#[inline(always)]
+fn frames<T: Scalar, const N: usize>(e: [SymmetricEigen3<T>; N]) -> [Matrix3<T>; N] {
+    let x: [Vector3<T>; N] = core::array::from_fn(|l| {
         e[l].vectors
             .column(0)
             .into_owned()
@@ -76,8 +80,8 @@ pub fn lone_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3<T>> {
 ///
 /// [`Rss::fit_pca_triangles`]: crate::Rss::fit_pca_triangles
 pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
-    let [axes, _] = principal_axes_of_sums([sum, sum]);
-    axes
+    sum.covariance()
+        .map(|c| principal_axes(&c.matrix.map(T::lit)))
 }
 
 /// [`principal_axes_of_sum`] of two sums, solved side by side (a tree
