@@ -11,20 +11,8 @@ use clash_bvh::{BuildOptions, Bvh, TriMesh};
 use clash_math::{Point3, Triangle};
 use std::time::Instant;
 
-fn read_binary_stl(path: &str) -> TriMesh<f64> {
-    let bytes = std::fs::read(path).expect("read the mesh");
-    let n = u32::from_le_bytes(bytes[80..84].try_into().unwrap()) as usize;
-    let f =
-        |o: usize| f32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]) as f64;
-    let tris: Vec<Triangle<f64>> = (0..n)
-        .map(|i| {
-            let o = 84 + 50 * i + 12;
-            let p = |k: usize| Point3::new(f(o + 12 * k), f(o + 12 * k + 4), f(o + 12 * k + 8));
-            Triangle::new(p(0), p(1), p(2))
-        })
-        .collect();
-    TriMesh::from_triangles(&tris).unwrap().welded(0.0)
-}
+#[path = "common/stl.rs"]
+mod stl;
 
 /// The benches' generated ellipsoid (`rings * segments * 2` triangles).
 fn ellipsoid(rings: usize, segments: usize) -> TriMesh<f64> {
@@ -59,7 +47,7 @@ fn main() {
     let mesh = if path == "ellipsoid" {
         ellipsoid(500, 1000)
     } else {
-        read_binary_stl(path)
+        stl::read_binary_stl(path).expect("a binary STL mesh")
     };
     let mesh32 = TriMesh::<f32>::new(
         mesh.vertices().iter().map(|p| p.cast::<f32>()).collect(),
