@@ -26,10 +26,10 @@ impl<'a, T: Scalar> IndexedPoints<'a, T> {
         if ids.is_empty() {
             return Err(FitError::Empty);
         }
-        // One branch-free pass (builders construct a set per tree node); the
-        // offending index is looked up only on error.
+        // One branch-free pass over the largest index (builders construct a
+        // set per tree node); the offending index is looked up only on error.
         let len = vertices.len();
-        if ids.iter().fold(false, |bad, &i| bad | (i as usize >= len))
+        if ids.iter().fold(0, |m: u32, &i| m.max(i)) as usize >= len
             && let Some(&index) = ids.iter().find(|&&i| i as usize >= len)
         {
             return Err(FitError::IndexOutOfRange {

@@ -234,29 +234,30 @@ pub(crate) fn spans<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     )
 }
 
-/// The OBB containment pass: the largest `|axesᵀ (p - center)|` per axis
-/// (the expression `Obb::contains_point` evaluates, per lane) and the
-/// largest `|p - center|₁` (the scale of its rounding).
+/// [`spans`], and the largest `|p - origin|₁` as evaluated in lanes
+/// (`(|d_x| + |d_y|) + |d_z|`): the scale of the projections' rounding.
 #[inline(always)]
-pub(crate) fn box_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
+pub(crate) fn spans_and_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     frame: &Frame<L>,
-    center: &Point3<T>,
+    origin: &Point3<T>,
     points: &P,
-) -> (Vector3<T>, T) {
-    let c = splat_point::<T, L>(center);
-    let zero = L::splat(T::ZERO);
-    let (mut half, mut reach) = ([zero; 3], zero);
+) -> (Vector3<T>, Vector3<T>, T) {
+    let o = splat_point::<T, L>(origin);
+    let mut lo = [L::splat(T::INFINITY); 3];
+    let mut hi = [L::splat(T::NEG_INFINITY); 3];
+    let mut reach = L::splat(T::ZERO);
     L::each(points, |p| {
-        let d = sub(&p, &c);
+        let d = sub(&p, &o);
         let u = frame.project(&d);
         for k in 0..3 {
-            half[k] = half[k].max(u[k].abs());
+            lo[k] = lo[k].min(u[k]);
+            hi[k] = hi[k].max(u[k]);
         }
-        // `d.abs().sum()`: ((0 + |d_x|) + |d_y|) + |d_z|, and 0 + x = x.
         reach = reach.max((d[0].abs() + d[1].abs()) + d[2].abs());
     });
     (
-        Vector3::new(half[0].high(), half[1].high(), half[2].high()),
+        Vector3::new(lo[0].low(), lo[1].low(), lo[2].low()),
+        Vector3::new(hi[0].high(), hi[1].high(), hi[2].high()),
         reach.high(),
     )
 }

@@ -28,14 +28,26 @@ impl<T: Scalar> Obb<T> {
     }
 
     /// [`Self::from_axes_and_points`] over the points of a point set visited
-    /// twice, two points at a time in lanes (no buffer; a tree builder fits
-    /// every node): the extents about the first point give the centre; a
-    /// second pass about the stored centre evaluates, per lane, the very
-    /// expression `contains_point` evaluates, so every input point tests
-    /// inside exactly; the half-widths are then padded by the rounding bound
-    /// of that expression (about 3 ulps of |p - c|), so the box also holds
-    /// the points in exact arithmetic and separating-axis tests stay
-    /// conservative. The box does not depend on the order of the points.
+    /// once, two points at a time in lanes (no buffer; a tree builder fits
+    /// every node): the extents `[lo, hi]` of the projections about the
+    /// first point `o` give the centre `c`, and the half-widths are measured
+    /// from `c`'s own projection `s = axesᵀ (c - o)` and padded by a bound
+    /// on every rounding involved, so that each input point tests inside
+    /// with the very expression `contains_point` evaluates and also lies
+    /// inside in exact arithmetic (separating-axis tests stay
+    /// conservative).
+    ///
+    /// The bound (unit roundoff `u = ε/2`; `|a_ij| <= 1` for orthonormal
+    /// columns; a dot product of three terms rounds within `γ_3 Σ|x_j y_j|`,
+    /// and a subtraction within `u`): with `R = max |p - o|₁` and
+    /// `D = |c - o|₁`, the projections of pass one are within `5u R` of
+    /// `axesᵀ (p - o)`, `s` is within `5u D` of `axesᵀ (c - o)`, so the exact
+    /// `|axesᵀ (p - c)|` is at most `max(hi - s, s - lo) + 5u (R + D)`, and
+    /// `contains_point`'s rounded value exceeds the exact one by at most
+    /// `5u |p - c|₁ <= 5u (R + D)`. The pad `8ε (R + D) + ε max(half)`
+    /// (twice what that needs) also covers the rounding of the half-widths
+    /// themselves and of `R` and `D`. The box does not depend on the order
+    /// of the points after the first.
     pub(crate) fn from_axes_over<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
         if points.len() <= lanes::FEW {
             Self::from_axes_in::<lanes::One<T>, P>(axes, points)
@@ -52,11 +64,14 @@ impl<T: Scalar> Obb<T> {
     ) -> Self {
         let origin = points.first();
         let frame = lanes::Frame::<L>::new(axes);
-        let (lo, hi) = lanes::spans(&frame, &origin, points);
+        let (lo, hi, reach) = lanes::spans_and_reach(&frame, &origin, points);
         let mid = (lo + hi) * T::HALF;
         let center = origin + axes * mid;
-        let (half, reach) = lanes::box_reach(&frame, &center, points);
-        let pad = reach * T::EPSILON * T::lit(4.0);
+        let d = center - origin;
+        let s = axes.tr_mul(&d);
+        let half = Vector3::from_fn(|k, _| (hi[k] - s[k]).max_of(s[k] - lo[k]));
+        let dist = (d.x.abs() + d.y.abs()) + d.z.abs();
+        let pad = (reach + dist) * T::EPSILON * T::lit(8.0) + half.max() * T::EPSILON;
         Self {
             center,
             axes: *axes,

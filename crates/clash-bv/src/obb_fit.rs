@@ -4,41 +4,26 @@
 use crate::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
-    Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_hull,
+    Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, covariance_of_hull,
     covariance_of_moments, covariance_of_points, covariance_of_triangles,
-    symmetric_eigen_closed_form_x2,
+    symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2,
 };
 
 /// The eigenvectors of a covariance matrix (right-handed, orthonormal columns,
 /// decreasing eigenvalue): the principal axes. Solved in closed form
-/// ([`symmetric_eigen_closed_form`]): fits run once per tree node, and any
-/// orthonormal frame gives a valid box, so the last digits of the axes
-/// matter less than speed.
+/// ([`symmetric_eigen_closed_form`]), whose vectors are orthonormal and
+/// right-handed to rounding by construction (normalised, then turned by an
+/// exact rotation; the third is the cross product of the first two): fits
+/// run once per tree node, and any orthonormal frame gives a valid box, so
+/// the last digits of the axes matter less than speed.
 pub(crate) fn principal_axes<T: Scalar>(cov: &Matrix3<T>) -> Matrix3<T> {
-    let [axes, _] = principal_axes_x2([cov, cov]);
-    axes
+    symmetric_eigen_closed_form(cov).vectors
 }
 
 /// [`principal_axes`] of two covariance matrices, solved side by side
 /// ([`symmetric_eigen_closed_form_x2`]).
 pub(crate) fn principal_axes_x2<T: Scalar>(cov: [&Matrix3<T>; 2]) -> [Matrix3<T>; 2] {
-    let e = symmetric_eigen_closed_form_x2(cov);
-    // Re-orthonormalise against rounding (Gram–Schmidt, then the cross
-    // product), both frames step by step.
-    let x: [Vector3<T>; 2] = core::array::from_fn(|l| {
-        e[l].vectors
-            .column(0)
-            .into_owned()
-            .try_normalize(T::ZERO)
-            .unwrap_or_else(Vector3::x)
-    });
-    core::array::from_fn(|l| {
-        let y0 = e[l].vectors.column(1).into_owned();
-        let y = (y0 - x[l] * x[l].dot(&y0))
-            .try_normalize(T::ZERO)
-            .unwrap_or_else(|| any_orthogonal(&x[l]));
-        Matrix3::from_columns(&[x[l], y, x[l].cross(&y)])
-    })
+    symmetric_eigen_closed_form_x2(cov).map(|e| e.vectors)
 }
 
 /// For one non-degenerate triangle: the frame of its smallest enclosing
@@ -76,8 +61,8 @@ pub fn lone_triangle_axes<T: Scalar>(t: &Triangle<T>) -> Option<Matrix3<T>> {
 ///
 /// [`Rss::fit_pca_triangles`]: crate::Rss::fit_pca_triangles
 pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
-    let [axes, _] = principal_axes_of_sums([sum, sum]);
-    axes
+    sum.covariance()
+        .map(|c| principal_axes(&c.matrix.map(T::lit)))
 }
 
 /// [`principal_axes_of_sum`] of two sums, solved side by side (a tree

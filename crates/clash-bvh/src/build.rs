@@ -13,9 +13,10 @@
 //! triangles owns `2n - 1` node slots (the most a tree with non-empty leaves can
 //! use); its left child over `k` triangles owns the next `2k - 1` slots and the
 //! right child the `2(n - k) - 1` after those. Subtrees therefore write disjoint
-//! slices and can be built in parallel with no synchronisation; when leaves
-//! hold more than one triangle, a final pass squeezes out the unused slots,
-//! keeping preorder (with one triangle per leaf every slot is used).
+//! slices and can be built in parallel with no synchronisation. The slots
+//! start uninitialised (no pass fills them); with one triangle per leaf
+//! every slot is written, and otherwise a final walk from the root collects
+//! the written ones, keeping preorder (`assemble`).
 //!
 //! The binned-SAH split rule has a builder of its own (`crate::sah`).
 
@@ -23,6 +24,7 @@ use crate::Node;
 use crate::partition::{Elem, Prims};
 use clash_bv::{BoundingVolume, FitError, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -239,7 +241,9 @@ impl<T: Scalar> Shared<'_, T> {
     /// area non-finite).
     fn lone_axes(&self, e: &Elem) -> Option<Matrix3<T>> {
         if e.m.area > 0.0 && e.m.area.is_finite() {
-            clash_bv::lone_triangle_axes(&self.source.triangle(e.id as usize))
+            let v = self.source.vertices;
+            let [a, b, c] = e.corners.map(|i| v[i as usize]);
+            clash_bv::lone_triangle_axes(&Triangle::new(a, b, c))
         } else {
             None
         }
@@ -250,8 +254,8 @@ impl<T: Scalar> Shared<'_, T> {
     /// random): each corner is written at `out[*m]` and kept only if new,
     /// which stays in bounds since `out` has room for every corner visited.
     #[inline(always)]
-    fn list(&self, id: u32, slot: u32, out: &mut [u32], m: &mut usize) {
-        for &v in &self.source.indices[id as usize] {
+    fn list(&self, e: &Elem, slot: u32, out: &mut [u32], m: &mut usize) {
+        for &v in &e.corners {
             let stamp = &self.stamps[v as usize];
             let new = stamp.load(Ordering::Relaxed) != slot;
             stamp.store(slot, Ordering::Relaxed);
@@ -305,6 +309,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         .map(|i| Elem {
             m: TriangleMoments::new(&corners.triangle(i)).about(&origin),
             id: i as u32,
+            corners: corners.indices[i],
         })
         .collect();
     let mut alt = vec![Elem::default(); n];
@@ -314,17 +319,13 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     } else {
         (Vec::new(), Vec::new())
     };
-    let mut recs = vec![0u128; n];
+    let mut recs = vec![0u64; n];
     let mut order = vec![0u32; n];
-    // Unused slots keep a placeholder (the fit of one triangle, marked by
-    // `count == UNUSED`); a full tree (one triangle per leaf, the default)
-    // uses every slot and needs no compaction.
-    let placeholder = Node {
-        bv: B::fit_triangles(&[corners.triangle(0)])?,
-        child_or_first: 0,
-        count: UNUSED,
-    };
-    let mut slots: Vec<Node<B>> = vec![placeholder; 2 * n - 1];
+    // Slots start uninitialised: each is written once, by the node that
+    // owns it (a full tree, one triangle per leaf, the default, writes every
+    // slot), and only written slots are read (see `assemble`). No pass
+    // fills them beforehand.
+    let mut slots: Box<[MaybeUninit<Node<B>>]> = Box::new_uninit_slice(2 * n - 1);
     let shared = Shared {
         stamps: if lists {
             (0..corners.vertices.len())
@@ -340,8 +341,8 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let mut corner_ids: Vec<u32> = vec![0; if lists { 3 * n } else { 0 }];
     let mut len = 0;
     if lists {
-        for id in 0..n as u32 {
-            shared.list(id, 0, &mut corner_ids, &mut len);
+        for e in &elems {
+            shared.list(e, 0, &mut corner_ids, &mut len);
         }
     }
     let sum = MomentSum::of(elems.iter().map(|e| e.m));
@@ -376,11 +377,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         .map(|&i| corners.triangle(i as usize))
         .collect();
     Ok(Built {
-        nodes: if used == slots.len() {
-            slots
-        } else {
-            compact(slots)
-        },
+        nodes: assemble(slots, used),
         tris: leaf_tris,
         ids: order,
     })
@@ -413,7 +410,7 @@ impl Builder {
         if let Some(axes) = axes {
             // A lone triangle's corners are not listed by its parent.
             let corners = match &*prims.elems {
-                [e] => &shared.source.indices[e.id as usize][..],
+                [e] => &e.corners[..],
                 _ => corners,
             };
             let points = IndexedPoints::new(shared.source.vertices, corners)?;
@@ -471,7 +468,7 @@ impl Builder {
     fn node<T: Scalar, B: BoundingVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
-        slots: &mut [Node<B>],
+        slots: &mut [MaybeUninit<Node<B>>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
         axes: Option<Matrix3<T>>,
@@ -501,22 +498,22 @@ impl Builder {
                 |e| {
                     if list_left {
                         ls.add(&e.m);
-                        shared.list(e.id, slot_base + 1, ls_ids, &mut lm);
+                        shared.list(e, slot_base + 1, ls_ids, &mut lm);
                     }
                 },
                 |e| {
                     if list_right {
                         rs.add(&e.m);
-                        shared.list(e.id, right_slot, rs_ids, &mut rm);
+                        shared.list(e, right_slot, rs_ids, &mut rm);
                     }
                 },
             );
         }
-        slots[0] = Node {
+        slots[0].write(Node {
             bv,
             child_or_first: right_slot,
             count: 0,
-        };
+        });
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
@@ -561,7 +558,7 @@ impl Builder {
     fn leaf<T: Scalar, B: BoundingVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
-        slot: &mut Node<B>,
+        slot: &mut MaybeUninit<Node<B>>,
         prims: Prims<'_, T>,
         axes: Option<Matrix3<T>>,
         corners: CornerList<'_>,
@@ -571,11 +568,11 @@ impl Builder {
         for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
             *o = e.id;
         }
-        *slot = Node {
+        slot.write(Node {
             bv,
             child_or_first: first,
             count: prims.len() as u32,
-        };
+        });
         Ok(1)
     }
 
@@ -623,29 +620,111 @@ fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
     obb.axes.column(i).into_owned()
 }
 
-/// `Node::count` of a slot the median/mean builder left unused.
-const UNUSED: u32 = u32::MAX;
-
-/// Squeezes out unused slots (`count == UNUSED`), keeping preorder and
-/// remapping right-child indices. One sequential pass numbers the used
-/// slots (and records which slot each node comes from); the nodes are then
-/// written in one indexed parallel pass.
-fn compact<B: Clone + Send + Sync>(slots: Vec<Node<B>>) -> Vec<Node<B>> {
-    let mut new_index = Vec::with_capacity(slots.len());
-    let mut from = Vec::with_capacity(slots.len().div_ceil(2));
-    for (i, s) in slots.iter().enumerate() {
-        new_index.push(from.len() as u32);
-        if s.count != UNUSED {
-            from.push(i as u32);
+/// The nodes of a built tree from its slots, of which the builder wrote
+/// `used` (see [`build`]): the slots themselves when every slot was
+/// written (a full tree, one triangle per leaf), else the written ones in
+/// slot order, which is preorder, with right-child indices remapped. The
+/// written slots are found by walking the tree from the root, so no unused
+/// (uninitialised) slot is ever read.
+fn assemble<B: Clone>(slots: Box<[MaybeUninit<Node<B>>]>, used: usize) -> Vec<Node<B>> {
+    if used == slots.len() {
+        // SAFETY: every call of `Builder::node` or `Builder::leaf` writes
+        // the first slot of the slice it owns (once, before it returns) and
+        // counts it, and the slices of distinct nodes are disjoint (a
+        // subtree over `m` triangles owns `2m - 1` slots, split between its
+        // own slot and its children's), so `used` distinct slots were
+        // written: all of them. Tested by every default build, e.g.
+        // `tests::full_and_partial_trees_assemble_in_preorder`.
+        return unsafe { slots.assume_init() }.into_vec();
+    }
+    let mut nodes: Vec<Node<B>> = Vec::with_capacity(used);
+    // Preorder walk over slot indices; a right child's new index is known
+    // once its left sibling's subtree is out, so the parent's link is
+    // patched then.
+    let mut stack: Vec<(u32, Option<usize>)> = vec![(0, None)];
+    while let Some((slot, parent)) = stack.pop() {
+        // SAFETY: the walk visits the root (slot 0, written by the first
+        // `Builder::node` or `Builder::leaf` call) and the children of
+        // visited internal nodes: an internal node written at slot `s`
+        // with right child `r` called the builder on slot `s + 1` (its left
+        // child) and slot `r` (its right child) before returning, and each
+        // such call writes its first slot. So every visited slot was
+        // written. Tested with leaves of several triangles and depth
+        // limits, e.g. `tests::full_and_partial_trees_assemble_in_preorder`.
+        let node = unsafe { slots[slot as usize].assume_init_ref() }.clone();
+        if let Some(p) = parent {
+            nodes[p].child_or_first = nodes.len() as u32;
+        }
+        let at = nodes.len();
+        let (leaf, right) = (node.is_leaf(), node.child_or_first);
+        nodes.push(node);
+        if !leaf {
+            stack.push((right, Some(at)));
+            stack.push((slot + 1, None));
         }
     }
-    from.par_iter()
-        .map(|&i| {
-            let mut node = slots[i as usize].clone();
-            if !node.is_leaf() {
-                node.child_or_first = new_index[node.child_or_first as usize];
+    debug_assert_eq!(nodes.len(), used);
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clash_bv::Obb;
+
+    /// Trees assembled from their slots: the full tree of one triangle per
+    /// leaf (every slot written) and trees with leaves of several
+    /// triangles or a depth limit (unused slots skipped) are in preorder
+    /// (left child next, right child after the left subtree) and cover
+    /// every triangle once, in leaf order.
+    #[test]
+    fn full_and_partial_trees_assemble_in_preorder() {
+        let n = 37u32;
+        let vertices: Vec<Point3<f64>> = (0..n + 2)
+            .map(|i| {
+                let t = f64::from(i) * 0.7;
+                Point3::new(t.cos() * (1.0 + t), t.sin(), 0.1 * t * t)
+            })
+            .collect();
+        let indices: Vec<[u32; 3]> = (0..n).map(|i| [i, i + 1, i + 2]).collect();
+        let source = CornerSource {
+            vertices: &vertices,
+            indices: &indices,
+        };
+        for opts in [
+            BuildOptions::default(),
+            BuildOptions::default().with_max_leaf_size(3),
+            BuildOptions::default().with_max_depth(3),
+            BuildOptions::default()
+                .with_split(SplitRule::Mean)
+                .with_max_leaf_size(2),
+        ] {
+            let built = build::<f64, Obb<f64>>(source, &opts).unwrap();
+            let nodes = &built.nodes;
+            // Walk: each internal node's left child follows it, and its
+            // subtree ends where the right child starts.
+            fn walk<B>(nodes: &[Node<B>], i: usize, next_leaf: &mut u32) -> usize {
+                let node = &nodes[i];
+                if node.is_leaf() {
+                    assert_eq!(node.child_or_first, *next_leaf);
+                    *next_leaf += node.count;
+                    return i + 1;
+                }
+                let end_left = walk(nodes, i + 1, next_leaf);
+                assert_eq!(node.child_or_first as usize, end_left);
+                walk(nodes, end_left, next_leaf)
             }
-            node
-        })
-        .collect()
+            let mut leaves = 0;
+            assert_eq!(walk(nodes, 0, &mut leaves), nodes.len(), "{opts:?}");
+            assert_eq!(leaves, n, "{opts:?}");
+            if opts == BuildOptions::default() {
+                assert_eq!(nodes.len(), 2 * n as usize - 1);
+            } else {
+                assert!(nodes.len() < 2 * n as usize - 1, "{opts:?}");
+            }
+            let mut ids = built.ids.clone();
+            ids.sort_unstable();
+            assert_eq!(ids, (0..n).collect::<Vec<_>>());
+        }
+    }
 }

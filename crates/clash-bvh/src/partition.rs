@@ -11,6 +11,9 @@ use clash_math::{MomentsAbout, Scalar, Triangle};
 pub(crate) struct Elem {
     pub m: MomentsAbout,
     pub id: u32,
+    /// The triangle's vertex indices (carried along, so that listing a
+    /// node's corners reads no mesh index array at random).
+    pub corners: [u32; 3],
 }
 
 /// The median/mean builder's working set for one node: slices of equal
@@ -28,28 +31,31 @@ pub(crate) struct Prims<'a, T: Scalar> {
     pub tris: &'a mut [Triangle<T>],
     pub alt_tris: &'a mut [Triangle<T>],
     /// Scratch: one rank record per element (see [`record`]).
-    pub recs: &'a mut [u128],
+    pub recs: &'a mut [u64],
     pub order: &'a mut [u32],
 }
 
-/// The rank record of an element with split key `key`, triangle id `id`, at
-/// position `pos` of its node's slice: `key` in the order of
-/// `f64::total_cmp` (a total order even for NaN, which finite meshes do
-/// not produce) in the top 64 bits, then `id` (the tie-break), then `pos`
-/// (unique, so records compare as the `(key, id)` order and carry the
-/// position along). Comparing records is one 128-bit integer comparison.
+/// The rank record of an element with split key `key` at position `pos`
+/// of its node's slice: the key rounded to `f32` (rounding is monotone, so
+/// the order of the keys is kept up to new ties), in the order of
+/// `f32::total_cmp`, in the top 32 bits, then `pos` (unique, so records
+/// compare as `(key, position)` and carry the position along). Comparing
+/// records is one 64-bit integer comparison, and a record takes 8 bytes
+/// to move: the median selection runs on every level of the tree. Ties
+/// (equal or nearly equal keys) split in position order, which is
+/// deterministic; any split is a valid one.
 #[inline(always)]
-pub(crate) fn record(key: f64, id: u32, pos: usize) -> u128 {
-    let bits = key.to_bits();
+pub(crate) fn record(key: f64, pos: usize) -> u64 {
+    let bits = (key as f32).to_bits();
     // Negative keys (sign bit set) have all bits flipped, so that larger
     // magnitudes rank lower; others get the sign bit set, ranking above.
-    let ordered = bits ^ ((((bits as i64) >> 63) as u64) | (1 << 63));
-    ((ordered as u128) << 64) | ((id as u128) << 32) | pos as u128
+    let ordered = bits ^ ((((bits as i32) >> 31) as u32) | (1 << 31));
+    ((ordered as u64) << 32) | pos as u64
 }
 
 /// The position a record carries.
 #[inline(always)]
-fn position(r: u128) -> usize {
+fn position(r: u64) -> usize {
     r as u32 as usize
 }
 
@@ -89,21 +95,21 @@ impl<'a, T: Scalar> Prims<'a, T> {
     }
 
     /// Ranks the elements so that the records of the `k` lowest by
-    /// `(key, id)` (a total order) come first (`0 < k < len`), in an
-    /// unspecified but deterministic order: the standard library's
-    /// introselect on the 16-byte records.
+    /// `(key, position)` ([`record`], a total order) come first
+    /// (`0 < k < len`), in an unspecified but deterministic order: the
+    /// standard library's introselect on the 8-byte records.
     pub fn select_lowest(&mut self, k: usize, key: impl Fn(&Elem) -> f64) {
         for (pos, (r, e)) in self.recs.iter_mut().zip(self.elems.iter()).enumerate() {
-            *r = record(key(e), e.id, pos);
+            *r = record(key(e), pos);
         }
         self.recs.select_nth_unstable(k);
     }
 
-    /// Orders two elements by `(key, id)` in place (no records, no move to
+    /// Orders two elements by `(key, position)` ([`record`]) in place (no records, no move to
     /// the scratch column).
     pub fn order_pair(&mut self, key: impl Fn(&Elem) -> f64) {
         let (a, b) = (&self.elems[0], &self.elems[1]);
-        if record(key(b), b.id, 1) < record(key(a), a.id, 0) {
+        if record(key(b), 1) < record(key(a), 0) {
             self.elems.swap(0, 1);
             if !self.tris.is_empty() {
                 self.tris.swap(0, 1);
@@ -116,7 +122,7 @@ impl<'a, T: Scalar> Prims<'a, T> {
     pub fn partition_records(&mut self, left: impl Fn(&Elem) -> bool) -> usize {
         let (mut l, mut r) = (0, self.len());
         for (pos, e) in self.elems.iter().enumerate() {
-            let rec = record(0.0, e.id, pos);
+            let rec = record(0.0, pos);
             if left(e) {
                 self.recs[l] = rec;
                 l += 1;
@@ -159,35 +165,37 @@ mod tests {
     use super::*;
     use clash_math::Point3;
 
-    /// Records order as `f64::total_cmp` of the key, then the id.
+    /// Records order as `f32::total_cmp` of the key rounded to `f32`, then
+    /// the position; rounding keeps the order of distinct `f32` keys.
     #[test]
-    fn records_order_as_total_cmp_then_id() {
+    fn records_order_as_rounded_key_then_position() {
         let keys = [
             f64::NEG_INFINITY,
             -1e300,
             -2.5,
-            -f64::MIN_POSITIVE,
-            -5e-324,
+            -f64::from(f32::MIN_POSITIVE),
+            -1e-45,
             -0.0,
             0.0,
-            5e-324,
+            1e-45,
             1.0,
-            1.0 + f64::EPSILON,
+            1.0 + f64::from(f32::EPSILON),
             1e300,
             f64::INFINITY,
         ];
         for (i, &a) in keys.iter().enumerate() {
             for (j, &b) in keys.iter().enumerate() {
-                for (ia, ib) in [(3, 7), (7, 3), (5, 5)] {
-                    let want = a.total_cmp(&b).then(ia.cmp(&ib));
-                    let got = record(a, ia, i).cmp(&record(b, ib, j));
-                    if want != core::cmp::Ordering::Equal {
-                        assert_eq!(got, want, "{a} {ia} vs {b} {ib}");
-                    }
+                for (pa, pb) in [(3, 7), (7, 3)] {
+                    let want = (a as f32).total_cmp(&(b as f32)).then(pa.cmp(&pb));
+                    let got = record(a, pa).cmp(&record(b, pb));
+                    assert_eq!(got, want, "{a} at {pa} vs {b} at {pb}");
+                }
+                if i < j && (a as f32) != (b as f32) {
+                    assert!(record(a, 9) < record(b, 1), "{a} vs {b}");
                 }
             }
         }
-        assert_eq!(position(record(-3.0, 9, 123_456)), 123_456);
+        assert_eq!(position(record(-3.0, 123_456)), 123_456);
     }
 
     /// Elements `i` with key `x = (i * 7919) % 101` (many ties) and the
@@ -205,6 +213,7 @@ mod tests {
             .map(|i| Elem {
                 m: clash_math::TriangleMoments::new(&tris[i]).about(&Point3::origin()),
                 id: i as u32,
+                corners: [0; 3],
             })
             .collect();
         (elems, tris)
@@ -217,7 +226,7 @@ mod tests {
         for k in [1, 100, 128, 255, 256] {
             let (mut elems, mut tris) = test_prims(n);
             let (mut alt, mut alt_tris) = (vec![Elem::default(); n], tris.clone());
-            let (mut recs, mut order) = (vec![0u128; n], vec![0u32; n]);
+            let (mut recs, mut order) = (vec![0u64; n], vec![0u32; n]);
             let mut prims = Prims {
                 elems: &mut elems,
                 alt: &mut alt,
@@ -226,7 +235,8 @@ mod tests {
                 recs: &mut recs,
                 order: &mut order,
             };
-            // Oracle: the (key, id) pairs sorted independently.
+            // Oracle: the (key, id) pairs sorted independently (the
+            // elements start in id order, so positions break ties as ids).
             let mut sorted: Vec<(f64, u32)> = prims.elems.iter().map(|e| (key(e), e.id)).collect();
             sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             prims.select_lowest(k, key);
@@ -249,7 +259,7 @@ mod tests {
         // Partition by a predicate, without carried triangles.
         let (mut elems, _) = test_prims(n);
         let mut alt = vec![Elem::default(); n];
-        let (mut recs, mut order) = (vec![0u128; n], vec![0u32; n]);
+        let (mut recs, mut order) = (vec![0u64; n], vec![0u32; n]);
         let mut prims = Prims::<f64> {
             elems: &mut elems,
             alt: &mut alt,

@@ -381,13 +381,19 @@ impl<T: Scalar, const N: usize> Bins<T, N> {
     }
 
     fn merge(mut self, other: Self) -> Self {
+        self.merge_from(&other);
+        self
+    }
+
+    /// Adds `other`'s boxes and counts, bin by bin.
+    #[inline(always)]
+    fn merge_from(&mut self, other: &Self) {
         for k in 0..3 {
             for b in 0..N {
                 grow_lanes(&mut self.boxes[k][b], &other.boxes[k][b]);
                 self.counts[k][b] += other.counts[k][b];
             }
         }
-        self
     }
 }
 
@@ -440,28 +446,54 @@ impl<T: Scalar> Grid<T> {
     }
 
     /// Bins `boxes` on all three axes in one pass into `out`, recording
-    /// each box's bin numbers in `codes` (`x | y << 8 | z << 16`).
+    /// each box's bin numbers in `codes` (`x | y << 8 | z << 16`). Longer
+    /// runs alternate between two sets of bins, merged at the end (bounds
+    /// and counts merge exactly): consecutive boxes often fall in the same
+    /// bins, and one set would chain each update on the store before it.
     #[inline(always)]
     fn fill<const N: usize>(&self, boxes: &[Lanes<T>], codes: &mut [u32], out: &mut Bins<T, N>) {
-        for (b, code) in boxes.iter().zip(codes.iter_mut()) {
-            // The three bins first (four lanes, one vector), then the
-            // updates: the box stays in registers.
-            let b = *b;
-            let c = keys(&b);
-            let at: [u32; 4] = core::array::from_fn(|k| {
-                bin_index((c[k] - self.origin[k]) * self.scale[k], self.top)
-            });
-            *code = at[0] | (at[1] << 8) | (at[2] << 16);
-            for (k, &bin) in at[..3].iter().enumerate() {
-                // `bin <= top < N`, and `N` is a power of two: the mask
-                // only spares the bounds check.
-                let bin = bin as usize & (N - 1);
-                grow_lanes(&mut out.boxes[k][bin], &b);
-                out.counts[k][bin] += 1;
+        if boxes.len() < TWO_SETS_MIN {
+            for (b, code) in boxes.iter().zip(codes.iter_mut()) {
+                self.bin_one(b, code, out);
             }
+            return;
+        }
+        let mut other = Bins::empty();
+        let (pairs, last) = boxes.as_chunks::<2>();
+        let (code_pairs, last_code) = codes.as_chunks_mut::<2>();
+        for (b, c) in pairs.iter().zip(code_pairs.iter_mut()) {
+            self.bin_one(&b[0], &mut c[0], out);
+            self.bin_one(&b[1], &mut c[1], &mut other);
+        }
+        if let ([b], [c]) = (last, last_code) {
+            self.bin_one(b, c, out);
+        }
+        out.merge_from(&other);
+    }
+
+    /// Bins one box into `out` and records its bin numbers in `code`.
+    #[inline(always)]
+    fn bin_one<const N: usize>(&self, b: &Lanes<T>, code: &mut u32, out: &mut Bins<T, N>) {
+        // The three bins first (four lanes, one vector), then the
+        // updates: the box stays in registers.
+        let b = *b;
+        let c = keys(&b);
+        let at: [u32; 4] =
+            core::array::from_fn(|k| bin_index((c[k] - self.origin[k]) * self.scale[k], self.top));
+        *code = at[0] | (at[1] << 8) | (at[2] << 16);
+        for (k, &bin) in at[..3].iter().enumerate() {
+            // `bin <= top < N`, and `N` is a power of two: the mask
+            // only spares the bounds check.
+            let bin = bin as usize & (N - 1);
+            grow_lanes(&mut out.boxes[k][bin], &b);
+            out.counts[k][bin] += 1;
         }
     }
 }
+
+/// Runs of at least this many boxes are binned into two sets of bins
+/// ([`Grid::fill`]).
+const TWO_SETS_MIN: usize = 256;
 
 /// A node's split: the left part's size and both parts' exact corner
 /// bounds and key bounds.

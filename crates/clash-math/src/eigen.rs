@@ -147,7 +147,7 @@ pub fn jacobi_eigen<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
 /// assert!((m * e.vectors.column(1) - e.vectors.column(1) * 3.0).amax() < 1e-12);
 /// ```
 pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3<T> {
-    let [e, _] = symmetric_eigen_closed_form_x2([m, m]);
+    let [e] = closed_form_lanes([m]);
     e
 }
 
@@ -158,6 +158,13 @@ pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3
 /// the processor busy during each other's waits. A tree builder solves the
 /// two children of a node together.
 pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [SymmetricEigen3<T>; 2] {
+    closed_form_lanes(m)
+}
+
+/// The closed-form solve of [`symmetric_eigen_closed_form`] on `N`
+/// independent matrices, step by step side by side (`N` is 1 or 2).
+#[inline(always)]
+fn closed_form_lanes<T: Scalar, const N: usize>(m: [&Matrix3<T>; N]) -> [SymmetricEigen3<T>; N] {
     let identity = |values: Vector3<T>| SymmetricEigen3 {
         values,
         vectors: Matrix3::identity(),
@@ -166,9 +173,9 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     // Degenerate lanes (non-finite input, a multiple of the identity, no
     // eigenvector found) get their answer here and compute on the identity
     // matrix, whose steps stay finite, until the end.
-    let mut special: [Option<SymmetricEigen3<T>>; 2] = [None, None];
+    let mut special: [Option<SymmetricEigen3<T>>; N] = [None; N];
     // The upper triangle, on scalars.
-    let mut upper: [[T; 6]; 2] = m.map(|m| {
+    let mut upper: [[T; 6]; N] = m.map(|m| {
         [
             m[(0, 0)],
             m[(1, 1)],
@@ -178,9 +185,9 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
             m[(1, 2)],
         ]
     });
-    let mut scale: [T; 2] = upper.map(|u| u.iter().fold(T::ZERO, |s, x| s.max_of(x.abs())));
+    let mut scale: [T; N] = upper.map(|u| u.iter().fold(T::ZERO, |s, x| s.max_of(x.abs())));
     let stand_in = [T::TWO, T::ONE, T::ZERO, T::ZERO, T::ZERO, T::ZERO];
-    for l in 0..2 {
+    for l in 0..N {
         if !upper[l].iter().all(|x| x.finite()) || scale[l] == T::ZERO {
             special[l] = Some(identity(Vector3::repeat(T::ZERO)));
             (upper[l], scale[l]) = (stand_in, T::TWO);
@@ -188,10 +195,10 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     }
     // Scaled, and shifted by the mean eigenvalue q: b = a / scale - q I.
     let inv = scale.map(|s| T::ONE / s);
-    let a: [[T; 6]; 2] = core::array::from_fn(|l| upper[l].map(|x| x * inv[l]));
-    let q: [T; 2] = core::array::from_fn(|l| (a[l][0] + a[l][1] + a[l][2]) / T::lit(3.0));
-    let b: [[T; 3]; 2] = core::array::from_fn(|l| [a[l][0] - q[l], a[l][1] - q[l], a[l][2] - q[l]]);
-    let p: [T; 2] = core::array::from_fn(|l| {
+    let a: [[T; 6]; N] = core::array::from_fn(|l| upper[l].map(|x| x * inv[l]));
+    let q: [T; N] = core::array::from_fn(|l| (a[l][0] + a[l][1] + a[l][2]) / T::lit(3.0));
+    let b: [[T; 3]; N] = core::array::from_fn(|l| [a[l][0] - q[l], a[l][1] - q[l], a[l][2] - q[l]]);
+    let p: [T; N] = core::array::from_fn(|l| {
         let [a01, a02, a12] = [a[l][3], a[l][4], a[l][5]];
         let off = a01 * a01 + a02 * a02 + a12 * a12;
         let [b00, b11, b22] = b[l];
@@ -201,7 +208,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     let mut a = a;
     let mut b = b;
     let mut q = q;
-    for l in 0..2 {
+    for l in 0..N {
         if p[l] == T::ZERO && special[l].is_none() {
             // a multiple of the identity: every basis is an eigenbasis
             special[l] = Some(identity(Vector3::repeat(q[l] * scale[l])));
@@ -222,7 +229,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     // on Chebyshev nodes) is within 1.6e-7 of it, and one Newton step (the
     // cubic is convex there with slope at least 6, so the error is at most
     // squared) brings that to rounding.
-    let r: [T; 2] = core::array::from_fn(|l| {
+    let r: [T; N] = core::array::from_fn(|l| {
         let ip = T::ONE / p[l];
         let [b00, b11, b22] = b[l].map(|x| x * ip);
         let [c01, c02, c12] = [a[l][3] * ip, a[l][4] * ip, a[l][5] * ip];
@@ -230,7 +237,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
             + c02 * (c01 * c12 - b11 * c02);
         (det * T::HALF).max_of(-T::ONE).min_of(T::ONE)
     });
-    let isolated: [T; 2] = core::array::from_fn(|l| {
+    let isolated: [T; N] = core::array::from_fn(|l| {
         let s = r[l].abs();
         let c = [
             1.732_050_964_790_717_2,
@@ -259,7 +266,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     // Its eigenvector: the largest cross product of two rows of a - λI,
     // and a vector orthogonal to it (its cross product with x or y, from
     // the unnormalised one), normalised side by side.
-    let cross: [(Vector3<T>, T); 2] = core::array::from_fn(|l| {
+    let cross: [(Vector3<T>, T); N] = core::array::from_fn(|l| {
         let [a00, a11, a22, a01, a02, a12] = a[l];
         let iso = isolated[l];
         let rows = [
@@ -277,7 +284,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
         }
         (v, best)
     });
-    for l in 0..2 {
+    for l in 0..N {
         // (NaN fails the comparison too.)
         let found = cross[l].1 > T::ZERO;
         if !found && special[l].is_none() {
@@ -292,7 +299,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
     }
     // An orthonormal pair (u, w) spanning the plane orthogonal to v, then one
     // Jacobi rotation diagonalising the 2x2 block of a in that plane.
-    let vuw: [(Vector3<T>, Vector3<T>, Vector3<T>); 2] = core::array::from_fn(|l| {
+    let vuw: [(Vector3<T>, Vector3<T>, Vector3<T>); N] = core::array::from_fn(|l| {
         let (c, best) = cross[l];
         // v × (1, 0, 0) or v × (0, 1, 0), whichever is longer (|v.x| < 0.57).
         let u = if c.x * c.x < T::lit(0.57 * 0.57) * best {
@@ -308,7 +315,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
             (Vector3::x(), Vector3::y(), Vector3::z())
         }
     });
-    let block: [(T, T, T); 2] = core::array::from_fn(|l| {
+    let block: [(T, T, T); N] = core::array::from_fn(|l| {
         let [a00, a11, a22, a01, a02, a12] = a[l];
         let times = |x: &Vector3<T>| {
             Vector3::new(
@@ -321,7 +328,7 @@ pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [Symmet
         let (au, aw) = (times(&u), times(&w));
         (u.dot(&au), u.dot(&aw), w.dot(&aw))
     });
-    let rotation: [(T, T, T); 2] = core::array::from_fn(|l| {
+    let rotation: [(T, T, T); N] = core::array::from_fn(|l| {
         let (app, apq, aqq) = block[l];
         if apq == T::ZERO {
             (T::ONE, T::ZERO, T::ZERO)

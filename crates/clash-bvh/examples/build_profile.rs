@@ -1,0 +1,84 @@
+//! Build-time profiling aid: builds OBB or RSS trees of a mesh on one
+//! thread, over and over, and prints the fastest and median build times.
+//!
+//! `cargo run --release -p clash-bvh --example build_profile [MESH.stl|ellipsoid] [obb|rss|sah] [REPEATS]`
+//!
+//! `ellipsoid` is the generated 1M-triangle ellipsoid of the build benches;
+//! `sah` builds f32 AABB trees with [`BuildOptions::sah`].
+
+use clash_bv::{Aabb, Obb, Rss};
+use clash_bvh::{BuildOptions, Bvh, TriMesh};
+use clash_math::{Point3, Triangle};
+use std::time::Instant;
+
+#[path = "common/stl.rs"]
+mod stl;
+
+/// The benches' generated ellipsoid (`rings * segments * 2` triangles).
+fn ellipsoid(rings: usize, segments: usize) -> TriMesh<f64> {
+    let rot = clash_math::Rotation3::from_euler_angles(0.3_f32, 0.5, 0.7);
+    let v = |i: usize, j: usize| {
+        let th = std::f32::consts::PI * i as f32 / rings as f32;
+        let ph = 2.0 * std::f32::consts::PI * j as f32 / segments as f32;
+        let p = rot
+            * Point3::new(
+                2.0 * th.sin() * ph.cos(),
+                th.sin() * ph.sin(),
+                0.5 * th.cos(),
+            );
+        Point3::new(p.x as f64, p.y as f64, p.z as f64)
+    };
+    let mut tris = Vec::with_capacity(2 * rings * segments);
+    for i in 0..rings {
+        for j in 0..segments {
+            let (a, b, c, d) = (v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1));
+            tris.push(Triangle::new(a, b, c));
+            tris.push(Triangle::new(a, c, d));
+        }
+    }
+    TriMesh::from_triangles(&tris).unwrap().welded(0.0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = args.get(1).map_or("../shared/meshes/bunny.stl", |s| s);
+    let kind = args.get(2).map_or("obb", |s| s);
+    let repeats: usize = args.get(3).map_or(100, |s| s.parse().unwrap());
+    let mesh = if path == "ellipsoid" {
+        ellipsoid(500, 1000)
+    } else {
+        stl::read_binary_stl(path).expect("a binary STL mesh")
+    };
+    let mesh32 = TriMesh::<f32>::new(
+        mesh.vertices().iter().map(|p| p.cast::<f32>()).collect(),
+        mesh.indices().to_vec(),
+    )
+    .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut times = Vec::new();
+    let o = BuildOptions::default();
+    for _ in 0..repeats {
+        let (m, m32) = (mesh.clone(), mesh32.clone());
+        let t = Instant::now();
+        let nodes = pool.install(|| match kind {
+            "rss" => Bvh::<f64, Rss<f64>>::build(m, &o).unwrap().nodes().len(),
+            "sah" => Bvh::<f32, Aabb<f32>>::build(m32, &BuildOptions::sah())
+                .unwrap()
+                .nodes()
+                .len(),
+            _ => Bvh::<f64, Obb<f64>>::build(m, &o).unwrap().nodes().len(),
+        });
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(nodes);
+    }
+    times.sort_by(f64::total_cmp);
+    println!(
+        "{kind} {} triangles: fastest {:.2} ms, median {:.2} ms",
+        mesh.indices().len(),
+        times[0],
+        times[times.len() / 2]
+    );
+}
