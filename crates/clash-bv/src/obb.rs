@@ -44,9 +44,10 @@ impl<T: Scalar> Obb<T> {
     /// `axesᵀ (p - o)`, `s` is within `5u D` of `axesᵀ (c - o)`, so the exact
     /// `|axesᵀ (p - c)|` is at most `max(hi - s, s - lo) + 5u (R + D)`, and
     /// `contains_point`'s rounded value exceeds the exact one by at most
-    /// `5u |p - c|₁ <= 5u (R + D)`. The pad `8ε (R + D) + ε max(half)`
-    /// (twice what that needs) also covers the rounding of the half-widths
-    /// themselves and of `R` and `D`. The box does not depend on the order
+    /// `5u |p - c|₁ <= 5u (R + D)`: `10u (R + D) = 5ε (R + D)` in all. The
+    /// pad `8ε (R + D) + ε max(half)` (1.6 times that) also covers the
+    /// rounding of the half-widths themselves and of `R` and `D`, and axes
+    /// orthonormal only to rounding. The box does not depend on the order
     /// of the points after the first.
     pub(crate) fn from_axes_over<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
         if points.len() <= lanes::FEW {
