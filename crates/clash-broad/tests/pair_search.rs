@@ -34,6 +34,15 @@ fn boxed<T: Scalar>(c: [f64; 3], h: [f64; 3]) -> Aabb<T> {
 /// Per step, the pairs and the started and stopped pairs.
 type Trace = Vec<(Vec<ProxyPair>, Vec<ProxyPair>, Vec<ProxyPair>)>;
 
+/// One step of a [`Trace`]: the tracker's pairs, started and stopped pairs.
+fn snapshot(tracker: &PairTracker) -> (Vec<ProxyPair>, Vec<ProxyPair>, Vec<ProxyPair>) {
+    (
+        tracker.pairs().to_vec(),
+        tracker.started().to_vec(),
+        tracker.stopped().to_vec(),
+    )
+}
+
 /// Each step, a share `moved` of the objects jumps far enough to leave its
 /// fat box (so exactly that share changes), and every tenth step all of
 /// them do; pairs are compared with brute force after every step.
@@ -78,11 +87,7 @@ fn run<T: Scalar>(objects: usize, moved: f64, steps: usize, seed: u64) -> Trace 
             "{objects} objects, share {moved}, step {step}"
         );
         tree.validate().unwrap();
-        trace.push((
-            tracker.pairs().to_vec(),
-            tracker.started().to_vec(),
-            tracker.stopped().to_vec(),
-        ));
+        trace.push(snapshot(&tracker));
     }
     trace
 }
@@ -296,11 +301,7 @@ fn churn<T: Scalar>(objects: usize, moved: f64, steps: usize, seed: u64) -> Trac
         assert_eq!(tracker.stopped(), stopped.as_slice(), "step {step}");
         prev = cur;
         tree.validate().unwrap();
-        trace.push((
-            tracker.pairs().to_vec(),
-            tracker.started().to_vec(),
-            tracker.stopped().to_vec(),
-        ));
+        trace.push(snapshot(&tracker));
     }
     trace
 }
