@@ -22,7 +22,7 @@
 
 use crate::Node;
 use crate::partition::{Elem, Prims};
-use clash_bv::{BoundingVolume, FitError, IndexedPoints};
+use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -370,6 +370,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         },
         0,
         0,
+        &mut FitScratch::new(),
     )?;
     drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
     let leaf_tris: Vec<Triangle<T>> = order
@@ -396,6 +397,7 @@ impl Builder {
         prims: &Prims<'_, T>,
         axes: Option<Matrix3<T>>,
         corners: &[u32],
+        scratch: &mut FitScratch<T>,
     ) -> Result<B, FitError> {
         let n = prims.len();
         let along = B::FITS_ALONG_AXES
@@ -414,7 +416,7 @@ impl Builder {
                 _ => corners,
             };
             let points = IndexedPoints::new(shared.source.vertices, corners)?;
-            if let Some(bv) = B::fit_along_axes(&axes, &points) {
+            if let Some(bv) = B::fit_along_axes_with(&axes, &points, scratch) {
                 return Ok(bv);
             }
         }
@@ -475,12 +477,13 @@ impl Builder {
         corners: CornerList<'_>,
         first: u32,
         depth: u32,
+        scratch: &mut FitScratch<T>,
     ) -> Result<usize, FitError> {
         let n = prims.len();
         if self.is_leaf(n, depth) {
-            return self.leaf(shared, &mut slots[0], prims, axes, corners, first);
+            return self.leaf(shared, &mut slots[0], prims, axes, corners, first, scratch);
         }
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len], scratch)?;
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
         // One pass moves the elements into the children's order, sums each
@@ -530,23 +533,54 @@ impl Builder {
         let (lf, rf) = (first, first + k as u32);
         let [la, ra] = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
         if n >= PARALLEL_THRESHOLD {
+            // The left subtree keeps this thread's scratch; the right one,
+            // which may run on another thread, starts its own.
             let (l, r) = rayon::join(
-                move || self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1),
-                move || self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1),
+                move || {
+                    let d = depth + 1;
+                    self.node(
+                        shared,
+                        left_slots,
+                        slot_base + 1,
+                        lp,
+                        la,
+                        lc,
+                        lf,
+                        d,
+                        scratch,
+                    )
+                },
+                move || {
+                    let mut own = FitScratch::new();
+                    let d = depth + 1;
+                    self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, &mut own)
+                },
             );
             Ok(1 + l? + r?)
         } else {
             // No closures on the sequential path: their captures would be
             // marshalled for every node; leaves are written directly.
             let l = if self.is_leaf(k, depth + 1) {
-                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf)?
+                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf, scratch)?
             } else {
-                self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1)?
+                let d = depth + 1;
+                self.node(
+                    shared,
+                    left_slots,
+                    slot_base + 1,
+                    lp,
+                    la,
+                    lc,
+                    lf,
+                    d,
+                    scratch,
+                )?
             };
             let r = if self.is_leaf(n - k, depth + 1) {
-                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf)?
+                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf, scratch)?
             } else {
-                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1)?
+                let d = depth + 1;
+                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, scratch)?
             };
             Ok(1 + l + r)
         }
@@ -563,8 +597,9 @@ impl Builder {
         axes: Option<Matrix3<T>>,
         corners: CornerList<'_>,
         first: u32,
+        scratch: &mut FitScratch<T>,
     ) -> Result<usize, FitError> {
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len], scratch)?;
         for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
             *o = e.id;
         }

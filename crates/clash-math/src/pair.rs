@@ -10,7 +10,9 @@
 use core::ops::{Add, Mul, Sub};
 
 /// Two lanes of a [`crate::Scalar`]; see the module documentation.
-pub trait Pair<T>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+pub trait Pair<T>:
+    Copy + Send + Sync + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
     /// The lanes `(a, b)`.
     fn new(a: T, b: T) -> Self;
     /// Both lanes `x`.
