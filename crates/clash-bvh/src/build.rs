@@ -589,6 +589,7 @@ impl Builder {
     /// Writes the leaf over `prims` (fitted along `axes`, see [`Self::fit`])
     /// into `slot`, and its triangles' ids into the leaf order.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn leaf<T: Scalar, B: BoundingVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
