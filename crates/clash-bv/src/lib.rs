@@ -57,7 +57,9 @@ pub use indexed_points::IndexedPoints;
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
 pub use moment_sum::principal_axes_of_moment_union;
 pub use obb::{Obb, TIGHT_FIT_SAMPLE};
-pub use obb_fit::{lone_triangle_axes, principal_axes_of_sum, principal_axes_of_sums};
+pub use obb_fit::{
+    lone_triangle_axes, lone_triangle_axes_x2, principal_axes_of_sum, principal_axes_of_sums,
+};
 pub use relative_pose::RelativePose;
 pub use rss::Rss;
 pub use sphere::Sphere;

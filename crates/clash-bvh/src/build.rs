@@ -249,6 +249,21 @@ impl<T: Scalar> Shared<'_, T> {
         }
     }
 
+    /// [`Self::lone_axes`] of two lone triangles, computed side by side
+    /// ([`clash_bv::lone_triangle_axes_x2`], bit for bit the single
+    /// answers); a lane whose triangle fails the area check computes on it
+    /// all the same, and answers `None`.
+    fn lone_axes_x2(&self, e: [&Elem; 2]) -> [Option<Matrix3<T>>; 2] {
+        let v = self.source.vertices;
+        let t = e.map(|e| {
+            let [a, b, c] = e.corners.map(|i| v[i as usize]);
+            Triangle::new(a, b, c)
+        });
+        let axes = clash_bv::lone_triangle_axes_x2([&t[0], &t[1]]);
+        let ok = e.map(|e| e.m.area > 0.0 && e.m.area.is_finite());
+        [0, 1].map(|l| if ok[l] { axes[l] } else { None })
+    }
+
     /// Appends the corners of triangle `id` not yet stamped `slot` to
     /// `out[*m..]`. Branch-free (whether a corner is new is as good as
     /// random): each corner is written at `out[*m]` and kept only if new,
@@ -432,7 +447,7 @@ impl Builder {
     }
 
     /// The axes of two sibling nodes' fits along axes: a lone triangle's
-    /// own frame, else the continuous-PCA axes of the summed moments
+    /// own frame (two lone triangles' side by side), else the continuous-PCA axes of the summed moments
     /// (Eberly §6.1.3), the two eigen solves side by side (they are bound
     /// by latency, and overlap); `None` where the fit takes the checked
     /// path over the triangles or fits no axes.
@@ -445,15 +460,17 @@ impl Builder {
         if !shared.lists {
             return [None, None];
         }
-        let lone = |elems: &[Elem]| match elems {
-            [e] => Some(shared.lone_axes(e)),
-            _ => None,
-        };
-        match (lone(elems[0]), lone(elems[1])) {
-            (Some(a), Some(b)) => [a, b],
-            (Some(a), None) => [a, clash_bv::principal_axes_of_sum(sums[1])],
-            (None, Some(b)) => [clash_bv::principal_axes_of_sum(sums[0]), b],
-            (None, None) => clash_bv::principal_axes_of_sums(sums),
+        match elems {
+            [[a], [b]] => shared.lone_axes_x2([a, b]),
+            [[a], _] => [
+                shared.lone_axes(a),
+                clash_bv::principal_axes_of_sum(sums[1]),
+            ],
+            [_, [b]] => [
+                clash_bv::principal_axes_of_sum(sums[0]),
+                shared.lone_axes(b),
+            ],
+            _ => clash_bv::principal_axes_of_sums(sums),
         }
     }
 

@@ -3,15 +3,21 @@
 //! x86_64, two plain lanes elsewhere).
 //!
 //! Each lane computes exactly what the scalar expression computes (IEEE
-//! add, subtract and multiply round the same in a SIMD lane; `abs` clears
+//! add, subtract, multiply and divide round the same in a SIMD lane; `abs` clears
 //! the sign bit; `max` is taken of NaN-free values), so code written over
 //! `Pair` agrees bit for bit with the same code over the scalar.
 
-use core::ops::{Add, Mul, Sub};
+use core::ops::{Add, Div, Mul, Sub};
 
 /// Two lanes of a [`crate::Scalar`]; see the module documentation.
 pub trait Pair<T>:
-    Copy + Send + Sync + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+    Copy
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
 {
     /// The lanes `(a, b)`.
     fn new(a: T, b: T) -> Self;
@@ -72,6 +78,13 @@ macro_rules! array_pair {
                 Self([self.0[0] * o.0[0], self.0[1] * o.0[1]])
             }
         }
+        impl Div for ArrayPair<$t> {
+            type Output = Self;
+            #[inline(always)]
+            fn div(self, o: Self) -> Self {
+                Self([self.0[0] / o.0[0], self.0[1] / o.0[1]])
+            }
+        }
         impl Pair<$t> for ArrayPair<$t> {
             #[inline(always)]
             fn new(a: $t, b: $t) -> Self {
@@ -130,11 +143,11 @@ array_pair!(f64);
 mod sse2 {
     use super::Pair;
     use core::arch::x86_64::{
-        __m128d, _mm_add_pd, _mm_andnot_pd, _mm_cmpgt_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd,
-        _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_set_pd, _mm_set1_pd, _mm_setzero_pd,
-        _mm_sqrt_pd, _mm_sub_pd, _mm_unpackhi_pd,
+        __m128d, _mm_add_pd, _mm_andnot_pd, _mm_cmpgt_pd, _mm_cvtsd_f64, _mm_div_pd, _mm_max_pd,
+        _mm_min_pd, _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_set_pd, _mm_set1_pd,
+        _mm_setzero_pd, _mm_sqrt_pd, _mm_sub_pd, _mm_unpackhi_pd,
     };
-    use core::ops::{Add, Mul, Sub};
+    use core::ops::{Add, Div, Mul, Sub};
 
     /// Two `f64` lanes in one SSE2 register.
     #[derive(Clone, Copy, Debug)]
@@ -163,6 +176,15 @@ mod sse2 {
         fn mul(self, o: Self) -> Self {
             // SAFETY: as in `add`.
             Self(unsafe { _mm_mul_pd(self.0, o.0) })
+        }
+    }
+    impl Div for F64x2 {
+        type Output = Self;
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            // `divpd` rounds correctly, as `divsd` does.
+            // SAFETY: as in `add`.
+            Self(unsafe { _mm_div_pd(self.0, o.0) })
         }
     }
     impl Pair<f64> for F64x2 {
@@ -280,6 +302,10 @@ mod tests {
             assert_eq!(bits(p + q), [(a + c).to_bits(), (b + a).to_bits()]);
             assert_eq!(bits(p - q), [(a - c).to_bits(), (b - a).to_bits()]);
             assert_eq!(bits(p * q), [(a * c).to_bits(), (b * a).to_bits()]);
+            let d = (p / q).lanes();
+            for (got, want) in d.into_iter().zip([a / c, b / a]) {
+                assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()));
+            }
             assert_eq!(bits(p.abs()), [a.abs().to_bits(), b.abs().to_bits()]);
             let m = |x: f64, y: f64| if y > x { y } else { x };
             assert_eq!(bits(p.max(q)), [m(a, c).to_bits(), m(b, a).to_bits()]);
