@@ -115,14 +115,16 @@ impl<T: Scalar> Rss<T> {
             // sides in, and the full rectangle is the volume.
             return full;
         }
-        let (a, b) = lanes::rim_bounds(coords, &s, half.z);
+        // Side k spans [min(v_k + t), max(v_k - t)]: every point lies
+        // within its rim's section of both ends.
+        let (upper, lower) = lanes::rim_bounds(coords, &s, half.z);
         let mut mid = [T::ZERO; 2];
         let mut shrunk_half = [T::ZERO; 2];
         for k in 0..2 {
-            let (a, b) = if a[k] <= b[k] {
-                (a[k], b[k])
+            let (a, b) = if lower[k] <= upper[k] {
+                (lower[k], upper[k])
             } else {
-                let m = (a[k] + b[k]) * T::HALF;
+                let m = (lower[k] + upper[k]) * T::HALF;
                 (m, m)
             };
             mid[k] = (a + b) * T::HALF;
@@ -219,5 +221,47 @@ impl<T: Scalar> Rss<T> {
             |axes| Self::fit_along(axes, triangles),
             || Self::fit_pca_triangles(triangles),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lanes::{One, Two};
+    use crate::{FitScratch, Rss};
+    use clash_math::{Matrix3, Point3, Rotation3, Vector3};
+
+    /// Points on a lozenge (rectangle `[-2, 2] x [-1, 1]` swept by radius
+    /// 0.5, turned and moved): the top and bottom faces' corners and the
+    /// rims' outermost points at mid-height. The full rectangle spans
+    /// `±2.5 x ±1.5`; pulling in the sides recovers the lozenge itself,
+    /// with every way of visiting the points.
+    #[test]
+    fn pull_in_recovers_a_lozenge() {
+        let rot = Rotation3::from_euler_angles(0.3, -0.7, 1.1);
+        let c = Point3::new(10.0, -3.0, 4.0);
+        let mut local = Vec::new();
+        for (x, y) in [(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)] {
+            local.push([x, y, 0.5]);
+            local.push([x, y, -0.5]);
+        }
+        for (x, y) in [(2.5, 0.0), (-2.5, 0.0), (0.0, 1.5), (0.0, -1.5), (2.0, 1.5)] {
+            local.push([x, y, 0.0]);
+        }
+        let pts: Vec<Point3<f64>> = local
+            .iter()
+            .map(|&[x, y, z]| c + rot * Vector3::new(x, y, z))
+            .collect();
+        let axes: Matrix3<f64> = *rot.matrix();
+        let fits = [
+            Rss::fit_along_in::<One<f64>, _>(&axes, &pts[..]),
+            Rss::fit_along_in::<Two<f64>, _>(&axes, &pts[..]),
+            Rss::fit_along_stored(&axes, &pts[..], &mut FitScratch::new()),
+        ];
+        for f in fits {
+            assert!((f.half_lengths[0] - 2.0).abs() < 1e-12, "{f:?}");
+            assert!((f.half_lengths[1] - 1.0).abs() < 1e-12, "{f:?}");
+            assert!((f.radius - 0.5).abs() < 1e-12, "{f:?}");
+            assert!((f.center - c).norm() < 1e-12, "{f:?}");
+        }
     }
 }
