@@ -220,6 +220,17 @@ pub(crate) fn spans_and_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     origin: &Point3<T>,
     points: &P,
 ) -> (Vector3<T>, Vector3<T>, T) {
+    spans_and_reach_keeping(frame, origin, points, |_| {})
+}
+
+/// [`spans_and_reach`], handing each visit's coordinates to `keep`.
+#[inline(always)]
+pub(crate) fn spans_and_reach_keeping<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
+    frame: &Frame<L>,
+    origin: &Point3<T>,
+    points: &P,
+    mut keep: impl FnMut([L; 3]),
+) -> (Vector3<T>, Vector3<T>, T) {
     let o = splat_point::<T, L>(origin);
     let mut lo = [L::splat(T::INFINITY); 3];
     let mut hi = [L::splat(T::NEG_INFINITY); 3];
@@ -227,6 +238,7 @@ pub(crate) fn spans_and_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     L::each(points, |p| {
         let d = sub(&p, &o);
         let u = frame.project(&d);
+        keep(u);
         for k in 0..3 {
             lo[k] = lo[k].min(u[k]);
             hi[k] = hi[k].max(u[k]);
@@ -285,25 +297,7 @@ pub(crate) fn spans_and_reach_into<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Siz
 ) -> (Vector3<T>, Vector3<T>, T) {
     out.clear();
     out.reserve(points.len().div_ceil(2));
-    let o = splat_point::<T, L>(origin);
-    let mut lo = [L::splat(T::INFINITY); 3];
-    let mut hi = [L::splat(T::NEG_INFINITY); 3];
-    let mut reach = L::splat(T::ZERO);
-    L::each(points, |p| {
-        let d = sub(&p, &o);
-        let u = frame.project(&d);
-        out.push(u);
-        for k in 0..3 {
-            lo[k] = lo[k].min(u[k]);
-            hi[k] = hi[k].max(u[k]);
-        }
-        reach = reach.max((d[0].abs() + d[1].abs()) + d[2].abs());
-    });
-    (
-        Vector3::new(lo[0].low(), lo[1].low(), lo[2].low()),
-        Vector3::new(hi[0].high(), hi[1].high(), hi[2].high()),
-        reach.high(),
-    )
+    spans_and_reach_keeping(frame, origin, points, |u| out.push(u))
 }
 
 /// The RSS pull-in pass, on the points' coordinates `w` about `origin`

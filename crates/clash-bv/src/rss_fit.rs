@@ -45,7 +45,7 @@ impl<T: Scalar> Rss<T> {
     /// points after the first.
     pub(crate) fn fit_along<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
         if points.len() <= lanes::FEW {
-            Self::fit_along_in::<lanes::One<T>, P>(axes, points)
+            Self::fit_few(axes, points)
         } else {
             Self::fit_along_in::<lanes::Two<T>, P>(axes, points)
         }
@@ -59,13 +59,29 @@ impl<T: Scalar> Rss<T> {
         scratch: &mut crate::FitScratch<T>,
     ) -> Self {
         if points.len() <= lanes::FEW {
-            return Self::fit_along_in::<lanes::One<T>, P>(axes, points);
+            return Self::fit_few(axes, points);
         }
         let frame = lanes::Frame::<lanes::Two<T>>::new(axes);
         let origin = points.first();
         let coords = &mut scratch.coords;
         let extents = lanes::spans_and_reach_into(&frame, &origin, points, coords);
         Self::from_coordinates(axes, &origin, extents, points.len(), &coords[..])
+    }
+
+    /// [`Self::fit_along`] of at most [`lanes::FEW`] points, one at a time,
+    /// their coordinates kept on the stack by the first pass.
+    #[inline(always)]
+    fn fit_few<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
+        type L<T> = lanes::One<T>;
+        let origin = points.first();
+        let frame = lanes::Frame::<L<T>>::new(axes);
+        let mut coords = [[L::splat(T::ZERO); 3]; lanes::FEW];
+        let mut n = 0;
+        let extents = lanes::spans_and_reach_keeping(&frame, &origin, points, |u| {
+            coords[n] = u;
+            n += 1;
+        });
+        Self::from_coordinates(axes, &origin, extents, n, &coords[..n])
     }
 
     /// [`Self::fit_along`] in lanes of type `L`, the coordinates recomputed
