@@ -70,7 +70,7 @@ pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
 /// by the latency of its square roots and divisions, and two independent
 /// ones overlap.
 pub fn principal_axes_of_sums<T: Scalar>(sums: [&MomentSum; 2]) -> [Option<Matrix3<T>>; 2] {
-    let cov = sums.map(|s| s.covariance().map(|c| c.matrix.map(T::lit)));
+    let cov = MomentSum::covariance_x2(sums).map(|c| c.map(|c| c.matrix.map(T::lit)));
     let stand_in = Matrix3::identity();
     let axes = principal_axes_x2([
         cov[0].as_ref().unwrap_or(&stand_in),
