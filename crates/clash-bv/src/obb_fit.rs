@@ -130,12 +130,12 @@ pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
         .map(|c| principal_axes(&c.matrix.map(T::lit)))
 }
 
-/// [`principal_axes_of_sum`] of two sums, solved side by side (a tree
-/// builder fits the two children of a node together): the solve is bound
-/// by the latency of its square roots and divisions, and two independent
-/// ones overlap.
+/// [`principal_axes_of_sum`] of two sums, each answer as the single one
+/// gives it (a tree builder fits the two children of a node together):
+/// both covariances and both eigen solves run in the two lanes of
+/// [`clash_math::Pair`], one SIMD instruction per step for the pair.
 pub fn principal_axes_of_sums<T: Scalar>(sums: [&MomentSum; 2]) -> [Option<Matrix3<T>>; 2] {
-    let cov = sums.map(|s| s.covariance().map(|c| c.matrix.map(T::lit)));
+    let cov = MomentSum::covariance_x2(sums).map(|c| c.map(|c| c.matrix.map(T::lit)));
     let stand_in = Matrix3::identity();
     let axes = principal_axes_x2([
         cov[0].as_ref().unwrap_or(&stand_in),
