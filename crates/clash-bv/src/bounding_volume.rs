@@ -99,6 +99,18 @@ pub trait BoundingVolume<T: Scalar>:
         None
     }
 
+    /// [`Self::fit_along_axes`], the same volume, with memory reused from
+    /// call to call (a tree builder fits every node): see
+    /// [`crate::FitScratch`].
+    fn fit_along_axes_with(
+        axes: &Matrix3<T>,
+        corners: &crate::IndexedPoints<'_, T>,
+        scratch: &mut crate::FitScratch<T>,
+    ) -> Option<Self> {
+        let _ = scratch;
+        Self::fit_along_axes(axes, corners)
+    }
+
     /// A volume containing both `self` and `other`.
     fn merge(&self, other: &Self) -> Self;
 

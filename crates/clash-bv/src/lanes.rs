@@ -211,36 +211,25 @@ impl<L: Copy + Add<Output = L> + Mul<Output = L>> Frame<L> {
 
 /// The smallest and largest coordinates of the points in the frame
 /// `axes` about `origin` (`axesᵀ (p - origin)`), the first pass of the
-/// OBB and RSS fits; `points` must be non-empty.
-#[inline(always)]
-pub(crate) fn spans<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
-    frame: &Frame<L>,
-    origin: &Point3<T>,
-    points: &P,
-) -> (Vector3<T>, Vector3<T>) {
-    let o = splat_point::<T, L>(origin);
-    let mut lo = [L::splat(T::INFINITY); 3];
-    let mut hi = [L::splat(T::NEG_INFINITY); 3];
-    L::each(points, |p| {
-        let u = frame.project(&sub(&p, &o));
-        for k in 0..3 {
-            lo[k] = lo[k].min(u[k]);
-            hi[k] = hi[k].max(u[k]);
-        }
-    });
-    (
-        Vector3::new(lo[0].low(), lo[1].low(), lo[2].low()),
-        Vector3::new(hi[0].high(), hi[1].high(), hi[2].high()),
-    )
-}
-
-/// [`spans`], and the largest `|p - origin|₁` as evaluated in lanes
-/// (`(|d_x| + |d_y|) + |d_z|`): the scale of the projections' rounding.
+/// OBB and RSS fits, and the largest `|p - origin|₁` as evaluated in lanes
+/// (`(|d_x| + |d_y|) + |d_z|`): the scale of the coordinates' rounding.
+/// `points` must be non-empty.
 #[inline(always)]
 pub(crate) fn spans_and_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     frame: &Frame<L>,
     origin: &Point3<T>,
     points: &P,
+) -> (Vector3<T>, Vector3<T>, T) {
+    spans_and_reach_keeping(frame, origin, points, |_| {})
+}
+
+/// [`spans_and_reach`], handing each visit's coordinates to `keep`.
+#[inline(always)]
+pub(crate) fn spans_and_reach_keeping<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
+    frame: &Frame<L>,
+    origin: &Point3<T>,
+    points: &P,
+    mut keep: impl FnMut([L; 3]),
 ) -> (Vector3<T>, Vector3<T>, T) {
     let o = splat_point::<T, L>(origin);
     let mut lo = [L::splat(T::INFINITY); 3];
@@ -249,6 +238,7 @@ pub(crate) fn spans_and_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     L::each(points, |p| {
         let d = sub(&p, &o);
         let u = frame.project(&d);
+        keep(u);
         for k in 0..3 {
             lo[k] = lo[k].min(u[k]);
             hi[k] = hi[k].max(u[k]);
@@ -262,90 +252,103 @@ pub(crate) fn spans_and_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     )
 }
 
-/// The RSS pull-in pass: for rims of radius `r` about the rectangle
-/// through `center` with sides along columns 0 and 1 of `frame`, the
-/// largest `u_k - s` and smallest `u_k + s` per side, where `u_k` is the
-/// point's coordinate along side `k` and `s = sqrt(r² - z²)` the half-width
-/// of the rim's section at the point's height `z` above the plane.
+/// The points' coordinates in a frame, as the first pass computed them,
+/// visited again by the later passes of a fit.
+pub(crate) trait Coordinates<L> {
+    /// Calls `f` on the coordinates, as many points at a time as there
+    /// are lanes.
+    fn each(&self, f: impl FnMut([L; 3]));
+}
+
+/// Coordinates recomputed from the points with the expression of
+/// [`spans_and_reach`], so the very values that pass computed.
+pub(crate) struct Recomputed<'a, L, T: Scalar, P: ?Sized> {
+    pub frame: &'a Frame<L>,
+    pub origin: Point3<T>,
+    pub points: &'a P,
+}
+
+impl<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized> Coordinates<L> for Recomputed<'_, L, T, P> {
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut([L; 3])) {
+        let o = splat_point::<T, L>(&self.origin);
+        L::each(self.points, |p| f(self.frame.project(&sub(&p, &o))));
+    }
+}
+
+/// Coordinates stored by the first pass ([`spans_and_reach_into`]).
+impl<L: Copy> Coordinates<L> for [[L; 3]] {
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut([L; 3])) {
+        for w in self {
+            f(*w);
+        }
+    }
+}
+
+/// [`spans_and_reach`], storing each visit's coordinates in `out`
+/// (cleared first).
 #[inline(always)]
-pub(crate) fn rim_bounds<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
+pub(crate) fn spans_and_reach_into<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
     frame: &Frame<L>,
-    center: &Point3<T>,
-    r: T,
+    origin: &Point3<T>,
     points: &P,
+    out: &mut Vec<[L; 3]>,
+) -> (Vector3<T>, Vector3<T>, T) {
+    out.clear();
+    out.reserve(points.len().div_ceil(2));
+    spans_and_reach_keeping(frame, origin, points, |u| out.push(u))
+}
+
+/// The RSS pull-in pass, on the points' coordinates `w` about `origin`
+/// ([`Coordinates`]): for rims of radius `r` about a rectangle whose
+/// centre has coordinates `s` and whose sides lie along columns 0 and 1,
+/// the largest `v_k - t` and smallest `v_k + t` per side, where `v = w - s`
+/// and `t = sqrt(r² - v_z²)` is the half-width of the rim's section at the
+/// point's height `v_z` above the plane.
+#[inline(always)]
+pub(crate) fn rim_bounds<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
+    coords: &C,
+    s: &Vector3<T>,
+    r: T,
 ) -> ([T; 2], [T; 2]) {
-    let c = splat_point::<T, L>(center);
+    let s = [L::splat(s.x), L::splat(s.y), L::splat(s.z)];
     let zero = L::splat(T::ZERO);
     let r2 = L::splat(r * r);
     let mut hi = [L::splat(T::NEG_INFINITY); 2];
     let mut lo = [L::splat(T::INFINITY); 2];
-    L::each(points, |p| {
-        let d = sub(&p, &c);
-        let z = frame.dot(2, &d);
-        let s = (r2 - z * z).max(zero).sqrt();
+    coords.each(|w| {
+        let v = sub(&w, &s);
+        let t = (r2 - v[2] * v[2]).max(zero).sqrt();
         for k in 0..2 {
-            let u = frame.dot(k, &d);
-            hi[k] = hi[k].max(u - s);
-            lo[k] = lo[k].min(u + s);
+            hi[k] = hi[k].max(v[k] - t);
+            lo[k] = lo[k].min(v[k] + t);
         }
     });
     ([hi[0].high(), hi[1].high()], [lo[0].low(), lo[1].low()])
 }
 
-/// A rectangle (`Rss` without its radius) in lanes; its sides lie along
-/// columns 0 and 1 of a [`Frame`].
-pub(crate) struct Rectangle<L> {
-    center: [L; 3],
-    half: [L; 2],
-    neg_half: [L; 2],
-}
-
-impl<L> Rectangle<L> {
-    /// The rectangle through `center` spanning `±half[k]` along column `k`.
-    pub(crate) fn new<T: Scalar>(center: &Point3<T>, half: [T; 2]) -> Self
-    where
-        L: Lanes<T>,
-    {
-        Self {
-            center: splat_point::<T, L>(center),
-            half: half.map(L::splat),
-            neg_half: half.map(|h| L::splat(-h)),
-        }
-    }
-
-    /// The squared distance from each point to the rectangle (sides along
-    /// `frame`), rounded as `Rss::rectangle_distance_squared` rounds it
-    /// (the closest point `q = c + a₀ x₀ + a₁ x₁` with each `x_k = d · a_k`
-    /// clamped to the side, then `|p - q|²`).
-    #[inline(always)]
-    pub(crate) fn distance_squared<T: Scalar>(&self, frame: &Frame<L>, p: &[L; 3]) -> L
-    where
-        L: Lanes<T>,
-    {
-        let d = sub(p, &self.center);
-        let mut q = self.center;
-        for k in 0..2 {
-            let x = frame.dot(k, &d).max(self.neg_half[k]).min(self.half[k]);
-            let a = &frame.col[k];
-            for i in 0..3 {
-                q[i] = q[i] + a[i] * x;
-            }
-        }
-        let e = sub(p, &q);
-        (e[0] * e[0] + e[1] * e[1]) + e[2] * e[2]
-    }
-}
-
-/// The largest squared distance from the points to a rectangle with
-/// sides along `frame`.
+/// The largest squared distance, in the frame's coordinates, from the
+/// points to the rectangle whose centre has coordinates `s` about `origin`
+/// and which spans `±half[k]` along column `k`: over `v = w - s`
+/// ([`Coordinates`]), `e_k = max(|v_k| - half_k, 0)` and
+/// `(e_0² + e_1²) + v_z²`.
 #[inline(always)]
-pub(crate) fn rectangle_reach<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
-    frame: &Frame<L>,
-    rect: &Rectangle<L>,
-    points: &P,
+pub(crate) fn rectangle_reach<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
+    coords: &C,
+    s: &Vector3<T>,
+    half: [T; 2],
 ) -> T {
-    let mut d = L::splat(T::ZERO);
-    L::each(points, |p| d = d.max(rect.distance_squared(frame, &p)));
+    let s = [L::splat(s.x), L::splat(s.y), L::splat(s.z)];
+    let zero = L::splat(T::ZERO);
+    let half = half.map(L::splat);
+    let mut d = zero;
+    coords.each(|w| {
+        let v = sub(&w, &s);
+        let e0 = (v[0].abs() - half[0]).max(zero);
+        let e1 = (v[1].abs() - half[1]).max(zero);
+        d = d.max((e0 * e0 + e1 * e1) + v[2] * v[2]);
+    });
     d.high()
 }
 
@@ -362,8 +365,7 @@ mod tests {
 
     /// Lane results equal the scalar expressions bit for bit, one point at
     /// a time and in both lanes of two: `axes.tr_mul(&(p - c))` (what
-    /// `Obb::contains_point` reads) and `Rss::rectangle_distance_squared`,
-    /// for f64 (SSE2 lanes on x86_64) and f32 (array lanes), over random
+    /// `Obb::contains_point` reads and the fits' bounds assume), for f64 (SSE2 lanes on x86_64) and f32 (array lanes), over random
     /// frames, centres far from and near the origin, and points inside and
     /// outside.
     #[test]
@@ -377,22 +379,12 @@ mod tests {
                 let rot = Rotation3::from_euler_angles(r(3.0), r(3.0), r(3.0));
                 let axes = *rot.matrix();
                 let c = Point3::new(r(shift + 1.0), r(1.0), r(shift + 1.0));
-                let half = [r(scale).abs(), r(scale).abs()];
                 let p = Point3::new(c.x + r(scale), c.y + r(scale), c.z + r(scale));
                 let q = Point3::new(c.x + r(2.0 * scale), c.y + r(scale), c.z + r(scale));
                 let two = Frame::<Two<T>>::new(&axes);
                 let one = Frame::<One<T>>::new(&axes);
                 let lanes = pair_of(&p, &q).map(Two::<T>);
                 let u = two.project(&sub(&lanes, &splat_point(&c)));
-                let rect2 = Rectangle::<Two<T>>::new(&c, half);
-                let rect1 = Rectangle::<One<T>>::new(&c, half);
-                let d2 = lane_bits(rect2.distance_squared(&two, &lanes));
-                let rss = Rss {
-                    center: c,
-                    axes,
-                    half_lengths: half,
-                    radius: T::ZERO,
-                };
                 for (lane, x) in [p, q].iter().enumerate() {
                     let want = axes.tr_mul(&(x - c));
                     let single = [One(x.x), One(x.y), One(x.z)];
@@ -402,10 +394,6 @@ mod tests {
                         assert_eq!(lane_bits(u[k])[lane], bits);
                         assert_eq!(u1[k].0.to_f64().to_bits(), bits);
                     }
-                    let want = rss.rectangle_distance_squared(x).to_f64().to_bits();
-                    assert_eq!(d2[lane], want);
-                    let d1 = rect1.distance_squared(&one, &single);
-                    assert_eq!(d1.0.to_f64().to_bits(), want);
                 }
             }
         }
@@ -424,6 +412,14 @@ mod tests {
         ];
         let identity = Matrix3::identity();
         let origin = Point3::new(-0.0, -0.0, 0.0);
+        fn spans<L: Lanes<f64>>(
+            frame: &Frame<L>,
+            origin: &Point3<f64>,
+            set: &[Point3<f64>],
+        ) -> (Vector3<f64>, Vector3<f64>) {
+            let (lo, hi, _) = spans_and_reach(frame, origin, set);
+            (lo, hi)
+        }
         let want = spans(&Frame::<Two<f64>>::new(&identity), &origin, &pts[..]);
         for set in [
             vec![pts[1], pts[0], pts[2]],
@@ -444,12 +440,14 @@ mod tests {
     }
 
     /// Whole fits one point at a time and two at a time agree bit for bit
-    /// (so that a fit does not depend on how many points a set lists), on
+    /// (so that a fit does not depend on how many points a set lists), and
+    /// RSS fits with stored and recomputed coordinates too, on
     /// random sets of 1 to 12 points, f64 and f32.
     #[test]
     fn fits_agree_across_lane_widths() {
         fn check<T: Scalar>(seed: u64) {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut scratch = crate::FitScratch::new();
             for round in 0..3000 {
                 let n = 1 + round % 12;
                 let mut r = |s: f64| T::lit(rng.random_range(-s..s));
@@ -468,6 +466,10 @@ mod tests {
                     Rss::fit_along_in::<Two<T>, _>(&axes, &pts[..]),
                 );
                 assert_eq!(format!("{a:?}"), format!("{b:?}"));
+                // Coordinates stored by the first pass and read back: the
+                // same volume (the scratch keeps its last contents).
+                let c = Rss::fit_along_stored(&axes, &pts[..], &mut scratch);
+                assert_eq!(format!("{a:?}"), format!("{c:?}"));
             }
         }
         check::<f64>(3);

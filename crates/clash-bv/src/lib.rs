@@ -29,6 +29,7 @@ mod capsule;
 mod capsule_fit;
 mod check;
 mod error;
+mod fit_scratch;
 mod indexed_points;
 mod kdop;
 mod kdop_vertices;
@@ -51,11 +52,14 @@ pub use aabb::Aabb;
 pub use bounding_volume::BoundingVolume;
 pub use capsule::Capsule;
 pub use error::FitError;
+pub use fit_scratch::FitScratch;
 pub use indexed_points::IndexedPoints;
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
 pub use moment_sum::principal_axes_of_moment_union;
 pub use obb::{Obb, TIGHT_FIT_SAMPLE};
-pub use obb_fit::{lone_triangle_axes, principal_axes_of_sum, principal_axes_of_sums};
+pub use obb_fit::{
+    lone_triangle_axes, lone_triangle_axes_x2, principal_axes_of_sum, principal_axes_of_sums,
+};
 pub use relative_pose::RelativePose;
 pub use rss::Rss;
 pub use sphere::Sphere;

@@ -106,6 +106,16 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         Some(Self::fit_along(axes, corners))
     }
 
+    /// [`Self::fit_along_axes`] storing the corners' coordinates in
+    /// `scratch` for the fit's later passes.
+    fn fit_along_axes_with(
+        axes: &Matrix3<T>,
+        corners: &crate::IndexedPoints<'_, T>,
+        scratch: &mut crate::FitScratch<T>,
+    ) -> Option<Self> {
+        Some(Self::fit_along_stored(axes, corners, scratch))
+    }
+
     /// A rectangle over the principal axes of both rectangles' corners, its
     /// radius the largest corner distance plus that volume's radius (distance
     /// to a rectangle is convex, so corners bound each input rectangle).

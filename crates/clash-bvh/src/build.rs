@@ -22,7 +22,7 @@
 
 use crate::Node;
 use crate::partition::{Elem, Prims};
-use clash_bv::{BoundingVolume, FitError, IndexedPoints};
+use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -249,6 +249,21 @@ impl<T: Scalar> Shared<'_, T> {
         }
     }
 
+    /// [`Self::lone_axes`] of two lone triangles, computed side by side
+    /// ([`clash_bv::lone_triangle_axes_x2`], bit for bit the single
+    /// answers); a lane whose triangle fails the area check computes on it
+    /// all the same, and answers `None`.
+    fn lone_axes_x2(&self, e: [&Elem; 2]) -> [Option<Matrix3<T>>; 2] {
+        let v = self.source.vertices;
+        let t = e.map(|e| {
+            let [a, b, c] = e.corners.map(|i| v[i as usize]);
+            Triangle::new(a, b, c)
+        });
+        let axes = clash_bv::lone_triangle_axes_x2([&t[0], &t[1]]);
+        let ok = e.map(|e| e.m.area > 0.0 && e.m.area.is_finite());
+        [0, 1].map(|l| if ok[l] { axes[l] } else { None })
+    }
+
     /// Appends the corners of triangle `id` not yet stamped `slot` to
     /// `out[*m..]`. Branch-free (whether a corner is new is as good as
     /// random): each corner is written at `out[*m]` and kept only if new,
@@ -370,6 +385,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         },
         0,
         0,
+        &mut FitScratch::new(),
     )?;
     drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
     let leaf_tris: Vec<Triangle<T>> = order
@@ -396,6 +412,7 @@ impl Builder {
         prims: &Prims<'_, T>,
         axes: Option<Matrix3<T>>,
         corners: &[u32],
+        scratch: &mut FitScratch<T>,
     ) -> Result<B, FitError> {
         let n = prims.len();
         let along = B::FITS_ALONG_AXES
@@ -414,7 +431,7 @@ impl Builder {
                 _ => corners,
             };
             let points = IndexedPoints::new(shared.source.vertices, corners)?;
-            if let Some(bv) = B::fit_along_axes(&axes, &points) {
+            if let Some(bv) = B::fit_along_axes_with(&axes, &points, scratch) {
                 return Ok(bv);
             }
         }
@@ -430,7 +447,7 @@ impl Builder {
     }
 
     /// The axes of two sibling nodes' fits along axes: a lone triangle's
-    /// own frame, else the continuous-PCA axes of the summed moments
+    /// own frame (two lone triangles' side by side), else the continuous-PCA axes of the summed moments
     /// (Eberly §6.1.3), the two eigen solves side by side (they are bound
     /// by latency, and overlap); `None` where the fit takes the checked
     /// path over the triangles or fits no axes.
@@ -443,15 +460,17 @@ impl Builder {
         if !shared.lists {
             return [None, None];
         }
-        let lone = |elems: &[Elem]| match elems {
-            [e] => Some(shared.lone_axes(e)),
-            _ => None,
-        };
-        match (lone(elems[0]), lone(elems[1])) {
-            (Some(a), Some(b)) => [a, b],
-            (Some(a), None) => [a, clash_bv::principal_axes_of_sum(sums[1])],
-            (None, Some(b)) => [clash_bv::principal_axes_of_sum(sums[0]), b],
-            (None, None) => clash_bv::principal_axes_of_sums(sums),
+        match elems {
+            [[a], [b]] => shared.lone_axes_x2([a, b]),
+            [[a], _] => [
+                shared.lone_axes(a),
+                clash_bv::principal_axes_of_sum(sums[1]),
+            ],
+            [_, [b]] => [
+                clash_bv::principal_axes_of_sum(sums[0]),
+                shared.lone_axes(b),
+            ],
+            _ => clash_bv::principal_axes_of_sums(sums),
         }
     }
 
@@ -475,12 +494,13 @@ impl Builder {
         corners: CornerList<'_>,
         first: u32,
         depth: u32,
+        scratch: &mut FitScratch<T>,
     ) -> Result<usize, FitError> {
         let n = prims.len();
         if self.is_leaf(n, depth) {
-            return self.leaf(shared, &mut slots[0], prims, axes, corners, first);
+            return self.leaf(shared, &mut slots[0], prims, axes, corners, first, scratch);
         }
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len], scratch)?;
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
         // One pass moves the elements into the children's order, sums each
@@ -530,23 +550,54 @@ impl Builder {
         let (lf, rf) = (first, first + k as u32);
         let [la, ra] = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
         if n >= PARALLEL_THRESHOLD {
+            // The left subtree keeps this thread's scratch; the right one,
+            // which may run on another thread, starts its own.
             let (l, r) = rayon::join(
-                move || self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1),
-                move || self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1),
+                move || {
+                    let d = depth + 1;
+                    self.node(
+                        shared,
+                        left_slots,
+                        slot_base + 1,
+                        lp,
+                        la,
+                        lc,
+                        lf,
+                        d,
+                        scratch,
+                    )
+                },
+                move || {
+                    let mut own = FitScratch::new();
+                    let d = depth + 1;
+                    self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, &mut own)
+                },
             );
             Ok(1 + l? + r?)
         } else {
             // No closures on the sequential path: their captures would be
             // marshalled for every node; leaves are written directly.
             let l = if self.is_leaf(k, depth + 1) {
-                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf)?
+                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf, scratch)?
             } else {
-                self.node(shared, left_slots, slot_base + 1, lp, la, lc, lf, depth + 1)?
+                let d = depth + 1;
+                self.node(
+                    shared,
+                    left_slots,
+                    slot_base + 1,
+                    lp,
+                    la,
+                    lc,
+                    lf,
+                    d,
+                    scratch,
+                )?
             };
             let r = if self.is_leaf(n - k, depth + 1) {
-                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf)?
+                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf, scratch)?
             } else {
-                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, depth + 1)?
+                let d = depth + 1;
+                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, scratch)?
             };
             Ok(1 + l + r)
         }
@@ -555,6 +606,7 @@ impl Builder {
     /// Writes the leaf over `prims` (fitted along `axes`, see [`Self::fit`])
     /// into `slot`, and its triangles' ids into the leaf order.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn leaf<T: Scalar, B: BoundingVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
@@ -563,8 +615,9 @@ impl Builder {
         axes: Option<Matrix3<T>>,
         corners: CornerList<'_>,
         first: u32,
+        scratch: &mut FitScratch<T>,
     ) -> Result<usize, FitError> {
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len])?;
+        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len], scratch)?;
         for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
             *o = e.id;
         }

@@ -28,7 +28,7 @@
 
 use crate::Node;
 use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRESHOLD};
-use clash_bv::{Aabb, BoundingVolume, FitError, IndexedPoints};
+use clash_bv::{Aabb, BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Point3, Scalar, Triangle, TriangleMoments};
 use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
@@ -1082,7 +1082,7 @@ impl<T: Scalar> SummedFit<'_, T> {
         let state = SummedState { moms, stamps };
         let mut scratch = vec![0u32; 3 * n];
         let mut bvs: Vec<Option<B>> = vec![None; self.topo.len()];
-        self.subtree(&state, 0, &mut bvs, &mut scratch)?;
+        self.subtree(&state, 0, &mut bvs, &mut scratch, &mut FitScratch::new())?;
         Ok(self
             .topo
             .par_iter()
@@ -1096,14 +1096,15 @@ impl<T: Scalar> SummedFit<'_, T> {
     }
 
     /// Fits the subtree of node `g` (whose nodes are `bvs`, from `g` on;
-    /// `scratch` has three entries per triangle of the subtree) and returns
-    /// its moments.
+    /// `scratch` has three entries per triangle of the subtree; `fits` is
+    /// the fits' reusable memory on this thread) and returns its moments.
     fn subtree<B: BoundingVolume<T>>(
         &self,
         state: &SummedState<T>,
         g: usize,
         bvs: &mut [Option<B>],
         scratch: &mut [u32],
+        fits: &mut FitScratch<T>,
     ) -> Result<TriangleMoments<T>, FitError> {
         let Topo { first, n, right } = self.topo[g];
         let range = first as usize..(first + n) as usize;
@@ -1118,18 +1119,18 @@ impl<T: Scalar> SummedFit<'_, T> {
             let (ls, rs) = scratch.split_at_mut(3 * k);
             let (l, r) = if n as usize >= PARALLEL_THRESHOLD {
                 rayon::join(
-                    || self.subtree(state, g + 1, lb, ls),
-                    || self.subtree(state, right, rb, rs),
+                    || self.subtree(state, g + 1, lb, ls, fits),
+                    || self.subtree(state, right, rb, rs, &mut FitScratch::new()),
                 )
             } else {
                 (
-                    self.subtree(state, g + 1, lb, ls),
-                    self.subtree(state, right, rb, rs),
+                    self.subtree(state, g + 1, lb, ls, fits),
+                    self.subtree(state, right, rb, rs, fits),
                 )
             };
             l?.union(&r?)
         };
-        bvs[0] = Some(self.node(state, g as u32, range, &sum, scratch)?);
+        bvs[0] = Some(self.node(state, g as u32, range, &sum, scratch, fits)?);
         Ok(sum)
     }
 
@@ -1141,6 +1142,7 @@ impl<T: Scalar> SummedFit<'_, T> {
         range: core::ops::Range<usize>,
         sum: &TriangleMoments<T>,
         scratch: &mut [u32],
+        fits: &mut FitScratch<T>,
     ) -> Result<B, FitError> {
         let tris = &self.tris[range.clone()];
         match self.fit {
@@ -1175,7 +1177,7 @@ impl<T: Scalar> SummedFit<'_, T> {
         let points = IndexedPoints::new(self.vertices, &scratch[..m])?;
         // Degenerate or non-finite input has no axes: the checked fit.
         match clash_bv::principal_axes_of_moment_union(tris, sum)
-            .and_then(|axes| B::fit_along_axes(&axes, &points))
+            .and_then(|axes| B::fit_along_axes_with(&axes, &points, fits))
         {
             Some(bv) => Ok(bv),
             None => B::fit_triangles(tris),

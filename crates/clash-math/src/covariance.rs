@@ -2,7 +2,7 @@
 //! area-weighted distributions, and of convex hulls (RTCD §4.3.3,
 //! Eberly *Dynamic Collision Detection using OBBs* §6.1.2–6.1.3).
 
-use crate::{MathError, Scalar, Triangle, hull::ConvexHull, point_is_finite};
+use crate::{MathError, Pair, Scalar, Triangle, hull::ConvexHull, point_is_finite};
 use nalgebra::{Matrix3, Point3, Vector3};
 
 /// The mean and covariance matrix of a distribution of points.
@@ -274,6 +274,44 @@ impl MomentSum {
             matrix,
         })
     }
+
+    /// [`MomentSum::covariance`] of two sums, computed side by side in the
+    /// lanes of a [`Pair`] (SSE2 on x86_64), each answer bit for bit the
+    /// single one's: a tree builder takes the two children of a node
+    /// together.
+    #[inline]
+    pub fn covariance_x2(sums: [&Self; 2]) -> [Option<Covariance<f64>>; 2] {
+        type P = <f64 as Scalar>::Pair;
+        let a = P::new(sums[0].area, sums[1].area);
+        // `a > 0` and finite: false for NaN, as the single test's `a <= 0 || !finite`.
+        let usable = P::mask_lanes(P::mask_and(
+            a.positive_mask(),
+            a.lt_mask(P::splat(f64::INFINITY)),
+        ));
+        let ia = P::splat(1.0) / a;
+        let m: [P; 3] = core::array::from_fn(|k| P::new(sums[0].first[k], sums[1].first[k]) * ia);
+        let [xx, yy, zz, xy, xz, yz]: [P; 6] =
+            core::array::from_fn(|k| P::new(sums[0].second[k], sums[1].second[k]) * ia);
+        let [mx, my, mz] = m;
+        let c = [
+            xx - mx * mx,
+            xy - mx * my,
+            xz - mx * mz,
+            yy - my * my,
+            yz - my * mz,
+            zz - mz * mz,
+        ];
+        let lane = |l: usize| {
+            usable[l].then(|| {
+                let [c00, c01, c02, c11, c12, c22] = c.map(|x| x.lanes()[l]);
+                Covariance {
+                    mean: Point3::from(m.map(|x| x.lanes()[l])),
+                    matrix: Matrix3::new(c00, c01, c02, c01, c11, c12, c02, c12, c22),
+                }
+            })
+        };
+        [lane(0), lane(1)]
+    }
 }
 
 /// [`covariance_of_triangles`] from the triangles' [`TriangleMoments`]:
@@ -537,6 +575,53 @@ mod tests {
         let c32 = MomentSum::of([TriangleMoments::new(&t32).about(&Point3::origin())]);
         let c64 = covariance_of_triangles(&[t64]).unwrap();
         assert!((c32.covariance().unwrap().matrix - c64.matrix).norm() < 1e-6);
+    }
+
+    /// Two sums' covariances side by side are each the single one, bit for
+    /// bit, `None` included (zero, negative, subnormal, infinite and NaN
+    /// areas, alone or next to an ordinary sum).
+    #[test]
+    fn paired_covariances_match_single_ones() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        let mut sums: Vec<MomentSum> = (0..40)
+            .map(|_| MomentSum {
+                area: rng.random_range(1e-3..1e3),
+                first: core::array::from_fn(|_| rng.random_range(-1e3..1e3)),
+                second: core::array::from_fn(|_| rng.random_range(-1e6..1e6)),
+            })
+            .collect();
+        let ordinary = sums[0];
+        for area in [
+            0.0,
+            -0.0,
+            -1.0,
+            1e-310,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ] {
+            sums.push(MomentSum { area, ..ordinary });
+        }
+        sums.push(MomentSum {
+            first: [f64::NAN, 1.0, f64::INFINITY],
+            ..ordinary
+        });
+        let bits = |c: Option<Covariance<f64>>| {
+            c.map(|c| {
+                let mut v: Vec<u64> = c.mean.iter().map(|x| x.to_bits()).collect();
+                v.extend(c.matrix.iter().map(|x| x.to_bits()));
+                v
+            })
+        };
+        for a in &sums {
+            for b in &sums {
+                let [ca, cb] = MomentSum::covariance_x2([a, b]);
+                assert_eq!(bits(ca), bits(a.covariance()), "{a:?}");
+                assert_eq!(bits(cb), bits(b.covariance()), "{b:?}");
+            }
+        }
     }
 
     #[test]

@@ -3,14 +3,25 @@
 //! x86_64, two plain lanes elsewhere).
 //!
 //! Each lane computes exactly what the scalar expression computes (IEEE
-//! add, subtract and multiply round the same in a SIMD lane; `abs` clears
-//! the sign bit; `max` is taken of NaN-free values), so code written over
-//! `Pair` agrees bit for bit with the same code over the scalar.
+//! add, subtract, multiply, divide and square root round the same in a SIMD
+//! lane; `abs` clears the sign bit and negation flips it; `max` and `min`
+//! pick as the scalar comparisons do; comparisons are the scalar's, false
+//! on NaN), so code written over `Pair` agrees bit for bit with the same
+//! code over the scalar.
 
-use core::ops::{Add, Mul, Sub};
+use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// Two lanes of a [`crate::Scalar`]; see the module documentation.
-pub trait Pair<T>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+pub trait Pair<T>:
+    Copy
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
     /// The lanes `(a, b)`.
     fn new(a: T, b: T) -> Self;
     /// Both lanes `x`.
@@ -41,6 +52,21 @@ pub trait Pair<T>: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output =
     fn mask_all(m: Self::Mask) -> bool;
     /// The mask's two flags.
     fn mask_lanes(m: Self::Mask) -> [bool; 2];
+    /// Lane-wise `self > other` as a mask (false where either is NaN).
+    fn gt_mask(self, other: Self) -> Self::Mask;
+    /// Lane-wise `self >= other` as a mask (false where either is NaN).
+    fn ge_mask(self, other: Self) -> Self::Mask;
+    /// Lane-wise `self < other` as a mask (false where either is NaN).
+    fn lt_mask(self, other: Self) -> Self::Mask;
+    /// Lane-wise `self == other` as a mask (false where either is NaN;
+    /// `0.0 == -0.0`).
+    fn eq_mask(self, other: Self) -> Self::Mask;
+    /// Lane-wise and of two masks.
+    fn mask_and(m: Self::Mask, n: Self::Mask) -> Self::Mask;
+    /// `true` when either lane of the mask is set.
+    fn mask_any(m: Self::Mask) -> bool;
+    /// Per lane, `a` where the mask is set and `b` elsewhere.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
 }
 
 /// Two lanes stored as an array: the portable form.
@@ -68,6 +94,20 @@ macro_rules! array_pair {
             #[inline(always)]
             fn mul(self, o: Self) -> Self {
                 Self([self.0[0] * o.0[0], self.0[1] * o.0[1]])
+            }
+        }
+        impl Div for ArrayPair<$t> {
+            type Output = Self;
+            #[inline(always)]
+            fn div(self, o: Self) -> Self {
+                Self([self.0[0] / o.0[0], self.0[1] / o.0[1]])
+            }
+        }
+        impl Neg for ArrayPair<$t> {
+            type Output = Self;
+            #[inline(always)]
+            fn neg(self) -> Self {
+                Self([-self.0[0], -self.0[1]])
             }
         }
         impl Pair<$t> for ArrayPair<$t> {
@@ -118,6 +158,37 @@ macro_rules! array_pair {
             fn mask_lanes(m: [bool; 2]) -> [bool; 2] {
                 m
             }
+            #[inline(always)]
+            fn gt_mask(self, o: Self) -> [bool; 2] {
+                [self.0[0] > o.0[0], self.0[1] > o.0[1]]
+            }
+            #[inline(always)]
+            fn ge_mask(self, o: Self) -> [bool; 2] {
+                [self.0[0] >= o.0[0], self.0[1] >= o.0[1]]
+            }
+            #[inline(always)]
+            fn lt_mask(self, o: Self) -> [bool; 2] {
+                [self.0[0] < o.0[0], self.0[1] < o.0[1]]
+            }
+            #[inline(always)]
+            fn eq_mask(self, o: Self) -> [bool; 2] {
+                [self.0[0] == o.0[0], self.0[1] == o.0[1]]
+            }
+            #[inline(always)]
+            fn mask_and(m: [bool; 2], n: [bool; 2]) -> [bool; 2] {
+                [m[0] & n[0], m[1] & n[1]]
+            }
+            #[inline(always)]
+            fn mask_any(m: [bool; 2]) -> bool {
+                m[0] | m[1]
+            }
+            #[inline(always)]
+            fn select(m: [bool; 2], a: Self, b: Self) -> Self {
+                Self([
+                    if m[0] { a.0[0] } else { b.0[0] },
+                    if m[1] { a.0[1] } else { b.0[1] },
+                ])
+            }
         }
     };
 }
@@ -128,11 +199,12 @@ array_pair!(f64);
 mod sse2 {
     use super::Pair;
     use core::arch::x86_64::{
-        __m128d, _mm_add_pd, _mm_andnot_pd, _mm_cmpgt_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd,
-        _mm_movemask_pd, _mm_mul_pd, _mm_or_pd, _mm_set_pd, _mm_set1_pd, _mm_setzero_pd,
-        _mm_sqrt_pd, _mm_sub_pd, _mm_unpackhi_pd,
+        __m128d, _mm_add_pd, _mm_and_pd, _mm_andnot_pd, _mm_cmpeq_pd, _mm_cmpge_pd, _mm_cmpgt_pd,
+        _mm_cmplt_pd, _mm_cvtsd_f64, _mm_div_pd, _mm_max_pd, _mm_min_pd, _mm_movemask_pd,
+        _mm_mul_pd, _mm_or_pd, _mm_set_pd, _mm_set1_pd, _mm_setzero_pd, _mm_sqrt_pd, _mm_sub_pd,
+        _mm_unpackhi_pd, _mm_xor_pd,
     };
-    use core::ops::{Add, Mul, Sub};
+    use core::ops::{Add, Div, Mul, Neg, Sub};
 
     /// Two `f64` lanes in one SSE2 register.
     #[derive(Clone, Copy, Debug)]
@@ -161,6 +233,24 @@ mod sse2 {
         fn mul(self, o: Self) -> Self {
             // SAFETY: as in `add`.
             Self(unsafe { _mm_mul_pd(self.0, o.0) })
+        }
+    }
+    impl Div for F64x2 {
+        type Output = Self;
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            // `divpd` rounds correctly, as `divsd` (f64 division) does.
+            // SAFETY: as in `add`.
+            Self(unsafe { _mm_div_pd(self.0, o.0) })
+        }
+    }
+    impl Neg for F64x2 {
+        type Output = Self;
+        #[inline(always)]
+        fn neg(self) -> Self {
+            // Flips the sign bit, as f64 negation does (NaN included).
+            // SAFETY: as in `add`.
+            Self(unsafe { _mm_xor_pd(self.0, _mm_set1_pd(-0.0)) })
         }
     }
     impl Pair<f64> for F64x2 {
@@ -223,6 +313,42 @@ mod sse2 {
             [bits & 1 != 0, bits & 2 != 0]
         }
         #[inline(always)]
+        fn gt_mask(self, o: Self) -> __m128d {
+            // SAFETY: as in `add`.
+            unsafe { _mm_cmpgt_pd(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn ge_mask(self, o: Self) -> __m128d {
+            // SAFETY: as in `add`.
+            unsafe { _mm_cmpge_pd(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn lt_mask(self, o: Self) -> __m128d {
+            // SAFETY: as in `add`.
+            unsafe { _mm_cmplt_pd(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn eq_mask(self, o: Self) -> __m128d {
+            // SAFETY: as in `add`.
+            unsafe { _mm_cmpeq_pd(self.0, o.0) }
+        }
+        #[inline(always)]
+        fn mask_and(m: __m128d, n: __m128d) -> __m128d {
+            // SAFETY: as in `add`.
+            unsafe { _mm_and_pd(m, n) }
+        }
+        #[inline(always)]
+        fn mask_any(m: __m128d) -> bool {
+            // SAFETY: as in `add`.
+            unsafe { _mm_movemask_pd(m) != 0 }
+        }
+        #[inline(always)]
+        fn select(m: __m128d, a: Self, b: Self) -> Self {
+            // (m & a) | (!m & b): the masks are all ones or all zeros per lane.
+            // SAFETY: as in `add`.
+            Self(unsafe { _mm_or_pd(_mm_and_pd(m, a.0), _mm_andnot_pd(m, b.0)) })
+        }
+        #[inline(always)]
         fn lanes(self) -> [f64; 2] {
             // SAFETY: as in `add`.
             unsafe {
@@ -278,6 +404,10 @@ mod tests {
             assert_eq!(bits(p + q), [(a + c).to_bits(), (b + a).to_bits()]);
             assert_eq!(bits(p - q), [(a - c).to_bits(), (b - a).to_bits()]);
             assert_eq!(bits(p * q), [(a * c).to_bits(), (b * a).to_bits()]);
+            let d = (p / q).lanes();
+            for (got, want) in d.into_iter().zip([a / c, b / a]) {
+                assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()));
+            }
             assert_eq!(bits(p.abs()), [a.abs().to_bits(), b.abs().to_bits()]);
             let m = |x: f64, y: f64| if y > x { y } else { x };
             assert_eq!(bits(p.max(q)), [m(a, c).to_bits(), m(b, a).to_bits()]);
@@ -293,6 +423,53 @@ mod tests {
             let or = P::mask_lanes(P::mask_or(mp, mq));
             assert_eq!(or, [a > 0.0 || c > 0.0, b > 0.0 || a > 0.0]);
             assert_eq!(P::mask_all(mp), a > 0.0 && b > 0.0);
+        }
+        /// Division, negation, the comparisons and selection, NaN included
+        /// (NaN results compared as NaN, their payload aside).
+        fn check_more<P: Pair<f64>>(a: f64, b: f64, c: f64) {
+            let same = |got: P, want: [f64; 2]| {
+                for (g, w) in got.lanes().into_iter().zip(want) {
+                    assert!(
+                        g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                        "{g:e} vs {w:e} for {a:e} {b:e} {c:e}"
+                    );
+                }
+            };
+            let (p, q) = (P::new(a, b), P::new(c, a));
+            same(p / q, [a / c, b / a]);
+            same(-p, [-a, -b]);
+            assert_eq!(
+                (-p).lanes().map(f64::to_bits),
+                [(-a).to_bits(), (-b).to_bits()]
+            );
+            let lanes = P::mask_lanes;
+            assert_eq!(lanes(p.gt_mask(q)), [a > c, b > a]);
+            assert_eq!(lanes(p.ge_mask(q)), [a >= c, b >= a]);
+            assert_eq!(lanes(p.lt_mask(q)), [a < c, b < a]);
+            assert_eq!(lanes(p.eq_mask(q)), [a == c, b == a]);
+            let (g, l) = (p.gt_mask(q), p.lt_mask(q));
+            assert_eq!(lanes(P::mask_and(g, l)), [false, false]);
+            assert_eq!(P::mask_any(g), a > c || b > a);
+            assert_eq!(
+                P::mask_lanes(P::mask_and(p.ge_mask(q), q.ge_mask(p))),
+                [a == c, b == a]
+            );
+            let s = P::select(g, p, q).lanes().map(f64::to_bits);
+            let want = [if a > c { a } else { c }, if b > a { b } else { a }];
+            assert_eq!(s, want.map(f64::to_bits));
+            let m = |x: f64, y: f64| if y > x { y } else { x };
+            same(p.max(q), [m(a, c), m(b, a)]);
+            let n = |x: f64, y: f64| if y < x { y } else { x };
+            same(p.min(q), [n(a, c), n(b, a)]);
+        }
+        let more: Vec<f64> = vals.iter().copied().chain([f64::NAN, -2.0, 0.5]).collect();
+        for &a in &more {
+            for &b in &more {
+                for &c in &more {
+                    check_more::<PairF64>(a, b, c);
+                    check_more::<ArrayPair<f64>>(a, b, c);
+                }
+            }
         }
         for &a in &vals {
             for &b in &vals {
