@@ -549,54 +549,29 @@ impl Builder {
         );
         let (lf, rf) = (first, first + k as u32);
         let [la, ra] = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
+        let (left_slot, d) = (slot_base + 1, depth + 1);
         if n >= PARALLEL_THRESHOLD {
             // The left subtree keeps this thread's scratch; the right one,
             // which may run on another thread, starts its own.
             let (l, r) = rayon::join(
+                move || self.node(shared, left_slots, left_slot, lp, la, lc, lf, d, scratch),
                 move || {
-                    let d = depth + 1;
-                    self.node(
-                        shared,
-                        left_slots,
-                        slot_base + 1,
-                        lp,
-                        la,
-                        lc,
-                        lf,
-                        d,
-                        scratch,
-                    )
-                },
-                move || {
-                    let mut own = FitScratch::new();
-                    let d = depth + 1;
-                    self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, &mut own)
+                    let own = &mut FitScratch::new();
+                    self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, own)
                 },
             );
             Ok(1 + l? + r?)
         } else {
             // No closures on the sequential path: their captures would be
             // marshalled for every node; leaves are written directly.
-            let l = if self.is_leaf(k, depth + 1) {
+            let l = if self.is_leaf(k, d) {
                 self.leaf(shared, &mut left_slots[0], lp, la, lc, lf, scratch)?
             } else {
-                let d = depth + 1;
-                self.node(
-                    shared,
-                    left_slots,
-                    slot_base + 1,
-                    lp,
-                    la,
-                    lc,
-                    lf,
-                    d,
-                    scratch,
-                )?
+                self.node(shared, left_slots, left_slot, lp, la, lc, lf, d, scratch)?
             };
-            let r = if self.is_leaf(n - k, depth + 1) {
+            let r = if self.is_leaf(n - k, d) {
                 self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf, scratch)?
             } else {
-                let d = depth + 1;
                 self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, scratch)?
             };
             Ok(1 + l + r)
