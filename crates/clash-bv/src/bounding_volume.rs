@@ -114,8 +114,8 @@ pub trait BoundingVolume<T: Scalar>:
     /// [`Self::fit_along_axes_with`] of two point sets at once, `corners[i]`
     /// along `axes[i]`: each answer is, bit for bit, that of the single
     /// fit. A tree builder fits a node's two children together. The
-    /// default fits one set after the other; RSS computes both side by
-    /// side in lanes, so that the two fits' chains of dependent steps
+    /// default fits one set after the other; OBB and RSS compute both side
+    /// by side in lanes, so that the two fits' chains of dependent steps
     /// overlap.
     fn fit_along_axes_x2_with(
         axes: [&Matrix3<T>; 2],
