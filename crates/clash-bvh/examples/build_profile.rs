@@ -39,18 +39,20 @@ fn ellipsoid(rings: usize, segments: usize) -> TriMesh<f64> {
     TriMesh::from_triangles(&tris).unwrap().welded(0.0)
 }
 
-/// The sum of the nodes' volumes and a hash of the nodes' debug form.
+/// The sum of the nodes' volumes and a hash of the nodes' and the leaf
+/// order's encoded bytes.
 fn tree_summary<T: clash_math::Scalar, B: clash_bv::BoundingVolume<T>>(
     tree: &Bvh<T, B>,
 ) -> (f64, u64) {
     use std::hash::{Hash, Hasher};
+    let sum = tree.nodes().iter().map(|n| n.bv.volume().to_f64()).sum();
+    let bytes = bincode::serde::encode_to_vec(
+        (tree.nodes(), tree.leaf_order()),
+        bincode::config::standard(),
+    )
+    .expect("nodes encode");
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    let mut sum = 0.0;
-    for n in tree.nodes() {
-        sum += n.bv.volume().to_f64();
-        format!("{n:?}").hash(&mut h);
-    }
-    tree.leaf_order().hash(&mut h);
+    bytes.hash(&mut h);
     (sum, h.finish())
 }
 
