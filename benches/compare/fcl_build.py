@@ -3,6 +3,11 @@ which merges duplicate vertices), the fastest of --repeat builds, for the
 build ratio against `clash build ... --threads 1`.
 
     benches/compare/.venv/bin/python benches/compare/fcl_build.py ../shared/meshes/bunny.stl
+    benches/compare/.venv/bin/python benches/compare/fcl_build.py ellipsoid
+
+`ellipsoid` is the benches' generated ellipsoid (`build_profile ellipsoid`):
+500 rings of 1,000 segments, 1,000,000 triangles, the same formula in f32
+(the poles' repeated vertices merged).
 """
 import argparse, time
 import fcl, numpy as np, trimesh
@@ -11,7 +16,27 @@ ap = argparse.ArgumentParser()
 ap.add_argument("mesh")
 ap.add_argument("--repeat", type=int, default=3)
 args = ap.parse_args()
-m = trimesh.load(args.mesh)
+if args.mesh == "ellipsoid":
+    rings, segments = 500, 1000
+    # nalgebra's Rotation3::from_euler_angles(0.3, 0.5, 0.7): Rz(0.7) Ry(0.5) Rx(0.3).
+    def rot(axis, a):
+        c, s = np.cos(a), np.sin(a)
+        return np.array({0: [[1, 0, 0], [0, c, -s], [0, s, c]],
+                         1: [[c, 0, s], [0, 1, 0], [-s, 0, c]],
+                         2: [[c, -s, 0], [s, c, 0], [0, 0, 1]]}[axis], dtype=np.float32)
+    R = rot(2, 0.7) @ rot(1, 0.5) @ rot(0, 0.3)
+    th = (np.pi * np.arange(rings + 1) / rings).astype(np.float32)[:, None]
+    ph = (2 * np.pi * np.arange(segments) / segments).astype(np.float32)[None, :]
+    P = np.stack([2 * np.sin(th) * np.cos(ph), np.sin(th) * np.sin(ph),
+                  0.5 * np.cos(th) * np.ones_like(ph)], axis=-1).reshape(-1, 3) @ R.T
+    idx = lambda i, j: i * segments + j % segments
+    i, j = np.meshgrid(np.arange(rings), np.arange(segments), indexing="ij")
+    a, b, c, d = idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1)
+    # Per cell, the triangles (a, b, c) then (a, c, d), cells in ring order.
+    F = np.stack([np.stack([a, b, c], -1), np.stack([a, c, d], -1)], axis=2)
+    m = trimesh.Trimesh(P.astype(np.float64), F.reshape(-1, 3), process=True)
+else:
+    m = trimesh.load(args.mesh)
 V = np.asarray(m.vertices, dtype=np.float64)
 F = np.asarray(m.faces, dtype=np.int32)
 best = None

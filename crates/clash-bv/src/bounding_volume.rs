@@ -111,6 +111,23 @@ pub trait BoundingVolume<T: Scalar>:
         Self::fit_along_axes(axes, corners)
     }
 
+    /// [`Self::fit_along_axes_with`] of two point sets at once, `corners[i]`
+    /// along `axes[i]`: each answer is, bit for bit, that of the single
+    /// fit. A tree builder fits a node's two children together. The
+    /// default fits one set after the other; OBB and RSS compute both side
+    /// by side in lanes, so that the two fits' chains of dependent steps
+    /// overlap.
+    fn fit_along_axes_x2_with(
+        axes: [&Matrix3<T>; 2],
+        corners: [&crate::IndexedPoints<'_, T>; 2],
+        scratch: &mut crate::FitScratch<T>,
+    ) -> [Option<Self>; 2] {
+        [
+            Self::fit_along_axes_with(axes[0], corners[0], scratch),
+            Self::fit_along_axes_with(axes[1], corners[1], scratch),
+        ]
+    }
+
     /// A volume containing both `self` and `other`.
     fn merge(&self, other: &Self) -> Self;
 

@@ -50,6 +50,12 @@ impl<'a, T: Scalar> IndexedPoints<'a, T> {
         false
     }
 
+    /// Point `i` of the set (`i < len`).
+    #[inline(always)]
+    pub(crate) fn point(&self, i: usize) -> Point3<T> {
+        self.vertices[self.ids[i] as usize]
+    }
+
     /// The points, in index order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = Point3<T>> + '_ {
         self.ids.iter().map(|&i| self.vertices[i as usize])

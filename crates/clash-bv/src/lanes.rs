@@ -14,8 +14,10 @@
 //! a fit does not depend on how its points are ordered or repeated, nor on
 //! the width of the lanes it took.
 
+use crate::IndexedPoints;
 use crate::obb::PointSet;
 use clash_math::{Matrix3, Pair, Point3, Scalar, Vector3};
+use core::marker::PhantomData;
 use core::ops::{Add, Mul, Sub};
 
 /// Sets of at most this many points are visited one point at a time.
@@ -39,6 +41,8 @@ pub(crate) trait Lanes<T: Scalar>:
     fn low(self) -> T;
     /// The largest lane, `-0.0` made `0.0`.
     fn high(self) -> T;
+    /// Lane `i` (`0` for [`One`]).
+    fn lane(self, i: usize) -> T;
     /// Calls `f` on the coordinates of the points, as many points at a
     /// time as there are lanes (an odd point out fills both lanes).
     fn each<P: PointSet<T> + ?Sized>(points: &P, f: impl FnMut([Self; 3]));
@@ -110,6 +114,10 @@ impl<T: Scalar> Lanes<T> for One<T> {
         self.0 + T::ZERO
     }
     #[inline(always)]
+    fn lane(self, _: usize) -> T {
+        self.0
+    }
+    #[inline(always)]
     fn each<P: PointSet<T> + ?Sized>(points: &P, mut f: impl FnMut([Self; 3])) {
         points.each(|p| f([Self(p.x), Self(p.y), Self(p.z)]));
     }
@@ -147,6 +155,10 @@ impl<T: Scalar> Lanes<T> for Two<T> {
         a.max_of(b) + T::ZERO
     }
     #[inline(always)]
+    fn lane(self, i: usize) -> T {
+        self.0.lanes()[i]
+    }
+    #[inline(always)]
     fn each<P: PointSet<T> + ?Sized>(points: &P, mut f: impl FnMut([Self; 3])) {
         points.each_pair(|[x, y, z]| f([Self(x), Self(y), Self(z)]));
     }
@@ -167,12 +179,12 @@ pub(crate) fn pair_of<T: Scalar>(a: &Point3<T>, b: &Point3<T>) -> Points2<T> {
 
 /// `p` in every lane.
 #[inline(always)]
-fn splat_point<T: Scalar, L: Lanes<T>>(p: &Point3<T>) -> [L; 3] {
+pub(crate) fn splat_point<T: Scalar, L: Lanes<T>>(p: &Point3<T>) -> [L; 3] {
     [L::splat(p.x), L::splat(p.y), L::splat(p.z)]
 }
 
 #[inline(always)]
-fn sub<L: Copy + Sub<Output = L>>(p: &[L; 3], q: &[L; 3]) -> [L; 3] {
+pub(crate) fn sub<L: Copy + Sub<Output = L>>(p: &[L; 3], q: &[L; 3]) -> [L; 3] {
     [p[0] - q[0], p[1] - q[1], p[2] - q[2]]
 }
 
@@ -193,7 +205,33 @@ impl<L> Frame<L> {
     }
 }
 
+impl<T: Scalar> Frame<Two<T>> {
+    /// Two frames side by side: lane 0 holds `axes[0]`, lane 1 `axes[1]`.
+    pub(crate) fn across(axes: [&Matrix3<T>; 2]) -> Self {
+        let [a, b] = axes;
+        Self {
+            col: core::array::from_fn(|k| {
+                core::array::from_fn(|i| Two(T::Pair::new(a[(i, k)], b[(i, k)])))
+            }),
+        }
+    }
+}
+
 impl<L: Copy + Add<Output = L> + Mul<Output = L>> Frame<L> {
+    /// Column `k`.
+    #[inline(always)]
+    pub(crate) fn column(&self, k: usize) -> &[L; 3] {
+        &self.col[k]
+    }
+
+    /// `axes m` per lane: `(a_0 m_0 + a_1 m_1) + a_2 m_2`, coordinate by
+    /// coordinate.
+    #[inline(always)]
+    pub(crate) fn apply(&self, m: &[L; 3]) -> [L; 3] {
+        let c = &self.col;
+        core::array::from_fn(|i| (c[0][i] * m[0] + c[1][i] * m[1]) + c[2][i] * m[2])
+    }
+
     /// `column(k) · d` per lane, rounded as nalgebra's `dot` and `tr_mul`
     /// round it: `(d_x a_x + d_y a_y) + d_z a_z`.
     #[inline(always)]
@@ -229,14 +267,32 @@ pub(crate) fn spans_and_reach_keeping<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?
     frame: &Frame<L>,
     origin: &Point3<T>,
     points: &P,
-    mut keep: impl FnMut([L; 3]),
+    keep: impl FnMut([L; 3]),
 ) -> (Vector3<T>, Vector3<T>, T) {
-    let o = splat_point::<T, L>(origin);
+    let within = Within(points, PhantomData);
+    let (lo, hi, reach) = extents_in_lanes(frame, &splat_point(origin), &within, keep);
+    (
+        Vector3::new(lo[0].low(), lo[1].low(), lo[2].low()),
+        Vector3::new(hi[0].high(), hi[1].high(), hi[2].high()),
+        reach.high(),
+    )
+}
+
+/// The first pass before its lanes are reduced: per lane, the smallest and
+/// largest coordinates `frame ᵀ (p - o)` of the points `points` visits and
+/// the largest `(|d_x| + |d_y|) + |d_z|` of `d = p - o`.
+#[inline(always)]
+fn extents_in_lanes<T: Scalar, L: Lanes<T>, S: Coordinates<L> + ?Sized>(
+    frame: &Frame<L>,
+    o: &[L; 3],
+    points: &S,
+    mut keep: impl FnMut([L; 3]),
+) -> ([L; 3], [L; 3], L) {
     let mut lo = [L::splat(T::INFINITY); 3];
     let mut hi = [L::splat(T::NEG_INFINITY); 3];
     let mut reach = L::splat(T::ZERO);
-    L::each(points, |p| {
-        let d = sub(&p, &o);
+    points.each(|p| {
+        let d = sub(&p, o);
         let u = frame.project(&d);
         keep(u);
         for k in 0..3 {
@@ -245,19 +301,70 @@ pub(crate) fn spans_and_reach_keeping<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?
         }
         reach = reach.max((d[0].abs() + d[1].abs()) + d[2].abs());
     });
-    (
-        Vector3::new(lo[0].low(), lo[1].low(), lo[2].low()),
-        Vector3::new(hi[0].high(), hi[1].high(), hi[2].high()),
-        reach.high(),
-    )
+    (lo, hi, reach)
 }
 
-/// The points' coordinates in a frame, as the first pass computed them,
-/// visited again by the later passes of a fit.
+/// Triples of lanes visited in turn: a point set's points, or their
+/// coordinates in a frame as the first pass of a fit computed them,
+/// visited again by its later passes.
 pub(crate) trait Coordinates<L> {
-    /// Calls `f` on the coordinates, as many points at a time as there
-    /// are lanes.
+    /// Calls `f` on the triples, as many points at a time as there are
+    /// lanes.
     fn each(&self, f: impl FnMut([L; 3]));
+}
+
+/// The points of one set, as many at a time as `L` has lanes ([`Lanes::each`]).
+struct Within<'a, T, P: ?Sized>(&'a P, PhantomData<T>);
+
+impl<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized> Coordinates<L> for Within<'_, T, P> {
+    #[inline(always)]
+    fn each(&self, f: impl FnMut([L; 3])) {
+        L::each(self.0, f);
+    }
+}
+
+/// Two point sets side by side in [`Two`] lanes: lane 0 visits the first
+/// set's points and lane 1 the second's, in order, and the shorter set's
+/// last point is visited again until the longer set ends (a repeated point
+/// changes no extent). How a tree builder fits a node's two children at
+/// once: each lane computes what a fit of its set alone computes.
+#[derive(Clone, Copy)]
+pub(crate) struct Across<'a, T: Scalar>(pub [IndexedPoints<'a, T>; 2]);
+
+impl<T: Scalar> Coordinates<Two<T>> for Across<'_, T> {
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut([Two<T>; 3])) {
+        let [a, b] = &self.0;
+        let (na, nb) = (a.len(), b.len());
+        for i in 0..na.max(nb) {
+            let (p, q) = (a.point(i.min(na - 1)), b.point(i.min(nb - 1)));
+            f(pair_of(&p, &q).map(Two));
+        }
+    }
+}
+
+impl<T: Scalar> Across<'_, T> {
+    /// Each set's first point, lane by lane.
+    pub(crate) fn origin(&self) -> [Two<T>; 3] {
+        let [a, b] = &self.0;
+        pair_of(&a.first(), &b.first()).map(Two)
+    }
+}
+
+/// [`spans_and_reach`] of the two sets of `sets` side by side, handing each
+/// visit's coordinates to `keep`: per lane, exactly what
+/// [`spans_and_reach`] computes for that lane's set alone about `origin`'s
+/// lane (its first point), `-0.0` made `0.0`.
+#[inline(always)]
+pub(crate) fn spans_and_reach_across<T: Scalar>(
+    frame: &Frame<Two<T>>,
+    origin: &[Two<T>; 3],
+    sets: &Across<'_, T>,
+    keep: impl FnMut([Two<T>; 3]),
+) -> ([Two<T>; 3], [Two<T>; 3], Two<T>) {
+    let zero = Two::splat(T::ZERO);
+    let (lo, hi, reach) = extents_in_lanes(frame, origin, sets, keep);
+    (lo.map(|x| x + zero), hi.map(|x| x + zero), reach + zero)
 }
 
 /// Coordinates recomputed from the points with the expression of
@@ -300,62 +407,104 @@ pub(crate) fn spans_and_reach_into<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Siz
     spans_and_reach_keeping(frame, origin, points, |u| out.push(u))
 }
 
-/// The RSS pull-in pass, on the points' coordinates `w` about `origin`
-/// ([`Coordinates`]): for rims of radius `r` about a rectangle whose
-/// centre has coordinates `s` and whose sides lie along columns 0 and 1,
-/// the largest `v_k - t` and smallest `v_k + t` per side, where `v = w - s`
-/// and `t = sqrt(r² - v_z²)` is the half-width of the rim's section at the
-/// point's height `v_z` above the plane.
+/// The RSS pull-in pass, on the points' coordinates `w` about their
+/// origin ([`Coordinates`]), per lane: for rims of radius `r` about a
+/// rectangle whose centre has coordinates `s` and whose sides lie along
+/// columns 0 and 1, the largest `v_k - t` and smallest `v_k + t` per side,
+/// where `v = w - s` and `t = sqrt(r² - v_z²)` is the half-width of the
+/// rim's section at the point's height `v_z` above the plane.
 #[inline(always)]
-pub(crate) fn rim_bounds<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
+fn rim_bounds_in_lanes<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
     coords: &C,
-    s: &Vector3<T>,
-    r: T,
-) -> ([T; 2], [T; 2]) {
-    let s = [L::splat(s.x), L::splat(s.y), L::splat(s.z)];
+    s: &[L; 3],
+    r: L,
+) -> ([L; 2], [L; 2]) {
     let zero = L::splat(T::ZERO);
-    let r2 = L::splat(r * r);
+    let r2 = r * r;
     let mut hi = [L::splat(T::NEG_INFINITY); 2];
     let mut lo = [L::splat(T::INFINITY); 2];
     coords.each(|w| {
-        let v = sub(&w, &s);
+        let v = sub(&w, s);
         let t = (r2 - v[2] * v[2]).max(zero).sqrt();
         for k in 0..2 {
             hi[k] = hi[k].max(v[k] - t);
             lo[k] = lo[k].min(v[k] + t);
         }
     });
-    ([hi[0].high(), hi[1].high()], [lo[0].low(), lo[1].low()])
+    (hi, lo)
 }
 
-/// The largest squared distance, in the frame's coordinates, from the
-/// points to the rectangle whose centre has coordinates `s` about `origin`
-/// and which spans `±half[k]` along column `k`: over `v = w - s`
-/// ([`Coordinates`]), `e_k = max(|v_k| - half_k, 0)` and
+/// Per lane, the largest squared distance, in the frame's coordinates,
+/// from the points to the rectangle whose centre has coordinates `s`
+/// about their origin and which spans `±half[k]` along column `k`: over
+/// `v = w - s` ([`Coordinates`]), `e_k = max(|v_k| - half_k, 0)` and
 /// `(e_0² + e_1²) + v_z²`.
 #[inline(always)]
-pub(crate) fn rectangle_reach<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
+fn rectangle_reach_in_lanes<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
     coords: &C,
-    s: &Vector3<T>,
-    half: [T; 2],
-) -> T {
-    let s = [L::splat(s.x), L::splat(s.y), L::splat(s.z)];
+    s: &[L; 3],
+    half: [L; 2],
+) -> L {
     let zero = L::splat(T::ZERO);
-    let half = half.map(L::splat);
     let mut d = zero;
     coords.each(|w| {
-        let v = sub(&w, &s);
+        let v = sub(&w, s);
         let e0 = (v[0].abs() - half[0]).max(zero);
         let e1 = (v[1].abs() - half[1]).max(zero);
         d = d.max((e0 * e0 + e1 * e1) + v[2] * v[2]);
     });
-    d.high()
+    d
+}
+
+/// The RSS fit's later passes ([`rim_bounds_in_lanes`] as `(upper, lower)`
+/// and [`rectangle_reach_in_lanes`]) with their inputs and answers in lanes
+/// `M`: one set's answers in [`One`] ([`OneSet`], reduced over the lanes its
+/// coordinates take), or two sets' side by side in [`Two`] ([`AcrossSets`]),
+/// `-0.0` made `0.0` either way.
+pub(crate) trait PullIn<M> {
+    /// Per side `k`, the largest `v_k - t` and the smallest `v_k + t`.
+    fn rim_bounds(&self, s: &[M; 3], r: M) -> ([M; 2], [M; 2]);
+    /// The largest squared distance to the rectangle.
+    fn rectangle_reach(&self, s: &[M; 3], half: [M; 2]) -> M;
+}
+
+/// One set's coordinates in lanes `L`.
+pub(crate) struct OneSet<'a, L, C: ?Sized>(pub &'a C, pub PhantomData<L>);
+
+impl<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized> PullIn<One<T>> for OneSet<'_, L, C> {
+    #[inline(always)]
+    fn rim_bounds(&self, s: &[One<T>; 3], r: One<T>) -> ([One<T>; 2], [One<T>; 2]) {
+        let s = s.map(|x| L::splat(x.0));
+        let (hi, lo) = rim_bounds_in_lanes(self.0, &s, L::splat(r.0));
+        (hi.map(|x| One(x.high())), lo.map(|x| One(x.low())))
+    }
+    #[inline(always)]
+    fn rectangle_reach(&self, s: &[One<T>; 3], half: [One<T>; 2]) -> One<T> {
+        let s = s.map(|x| L::splat(x.0));
+        One(rectangle_reach_in_lanes(self.0, &s, half.map(|x| L::splat(x.0))).high())
+    }
+}
+
+/// Two sets' coordinates side by side, as [`spans_and_reach_across`] stored them.
+pub(crate) struct AcrossSets<'a, T: Scalar>(pub &'a [[Two<T>; 3]]);
+
+impl<T: Scalar> PullIn<Two<T>> for AcrossSets<'_, T> {
+    #[inline(always)]
+    fn rim_bounds(&self, s: &[Two<T>; 3], r: Two<T>) -> ([Two<T>; 2], [Two<T>; 2]) {
+        let zero = Two::splat(T::ZERO);
+        let (hi, lo) = rim_bounds_in_lanes(self.0, s, r);
+        (hi.map(|x| x + zero), lo.map(|x| x + zero))
+    }
+    #[inline(always)]
+    fn rectangle_reach(&self, s: &[Two<T>; 3], half: [Two<T>; 2]) -> Two<T> {
+        rectangle_reach_in_lanes(self.0, s, half) + Two::splat(T::ZERO)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Obb, Rss};
+    use crate::{BoundingVolume, Obb, Rss};
     use clash_math::{Rotation3, Scalar};
     use rand::{RngExt, SeedableRng};
 
@@ -474,5 +623,86 @@ mod tests {
         }
         check::<f64>(3);
         check::<f32>(4);
+    }
+
+    fn rss_bits<T: Scalar>(r: &Rss<T>) -> Vec<u64> {
+        let mut v: Vec<T> = r.center.iter().copied().collect();
+        v.extend(r.axes.iter().copied());
+        v.extend(r.half_lengths);
+        v.push(r.radius);
+        v.iter().map(|x| x.to_f64().to_bits()).collect()
+    }
+
+    fn obb_bits<T: Scalar>(b: &Obb<T>) -> Vec<u64> {
+        let v = b
+            .center
+            .iter()
+            .chain(b.axes.iter())
+            .chain(b.half_extents.iter());
+        v.map(|x| x.to_f64().to_bits()).collect()
+    }
+
+    /// Two sets fitted side by side in lanes ([`Across`]) give, lane by
+    /// lane, the very box and RSS each set gets alone: sets of 1 to 40 points (both sides of
+    /// the four-point stack path and the stored path, with sizes that
+    /// differ, so that the shorter set's last point repeats), flat and
+    /// round, near the origin and far from it, with repeated points and
+    /// signed zeros, f64 and f32.
+    #[test]
+    fn fits_side_by_side_match_single_fits() {
+        fn check<T: Scalar>(seed: u64) {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut scratch = crate::FitScratch::new();
+            let mut alone = crate::FitScratch::new();
+            let sizes = [1, 2, 3, 4, 5, 6, 8, 9, 13, 40];
+            for round in 0..4000 {
+                let mut r = |s: f64| T::lit(rng.random_range(-s..s));
+                let mut make = |round: usize, lane: usize| {
+                    let n = sizes[(round / 7 + lane * (1 + round % 3)) % sizes.len()];
+                    let far = if round.is_multiple_of(5) { 1e7 } else { 0.0 };
+                    let flat = [1.0, 1e-3, 0.0][(round + lane) % 3];
+                    let c = Vector3::new(r(far + 1.0), r(1.0), r(far + 1.0));
+                    let mut v: Vec<Point3<T>> = (0..n)
+                        .map(|_| {
+                            Point3::from(c + Vector3::new(r(1.0), r(0.5), r(1.0) * T::lit(flat)))
+                        })
+                        .collect();
+                    if round.is_multiple_of(11) && n > 1 {
+                        v[n - 1] = v[0];
+                    }
+                    if round.is_multiple_of(13) {
+                        v[0] = Point3::new(T::lit(-0.0), T::ZERO, T::lit(-0.0));
+                    }
+                    let axes = *Rotation3::from_euler_angles(r(3.0), r(3.0), r(3.0)).matrix();
+                    (v, axes)
+                };
+                let (va, aa) = make(round, 0);
+                let (vb, ab) = make(round, 1);
+                let (ia, ib): (Vec<u32>, Vec<u32>) = (
+                    (0..va.len() as u32).collect(),
+                    (0..vb.len() as u32).rev().collect(),
+                );
+                let pa = IndexedPoints::new(&va, &ia).unwrap();
+                let pb = IndexedPoints::new(&vb, &ib).unwrap();
+                let two = Rss::fit_along_stored_x2([&aa, &ab], [&pa, &pb], &mut scratch);
+                let one = [
+                    Rss::fit_along_stored(&aa, &pa, &mut alone),
+                    Rss::fit_along_stored(&ab, &pb, &mut alone),
+                ];
+                let boxes = Obb::from_axes_x2([&aa, &ab], [&pa, &pb]);
+                let alone = [Obb::from_axes_over(&aa, &pa), Obb::from_axes_over(&ab, &pb)];
+                for lane in 0..2 {
+                    let at = format!("round {round} lane {lane}");
+                    assert_eq!(rss_bits(&two[lane]), rss_bits(&one[lane]), "{at}");
+                    assert_eq!(obb_bits(&boxes[lane]), obb_bits(&alone[lane]), "{at}");
+                }
+                for (lane, set) in [&va, &vb].into_iter().enumerate() {
+                    assert!(set.iter().all(|p| two[lane].contains_point(p)));
+                    assert!(set.iter().all(|p| boxes[lane].contains_point(p)));
+                }
+            }
+        }
+        check::<f64>(5);
+        check::<f32>(6);
     }
 }

@@ -63,20 +63,69 @@ impl<T: Scalar> Obb<T> {
         axes: &Matrix3<T>,
         points: &P,
     ) -> Self {
+        type M<T> = lanes::One<T>;
         let origin = points.first();
         let frame = lanes::Frame::<L>::new(axes);
         let (lo, hi, reach) = lanes::spans_and_reach(&frame, &origin, points);
-        let mid = (lo + hi) * T::HALF;
-        let center = origin + axes * mid;
-        let d = center - origin;
-        let s = axes.tr_mul(&d);
-        let half = Vector3::from_fn(|k, _| (hi[k] - s[k]).max_of(s[k] - lo[k]));
-        let dist = (d.x.abs() + d.y.abs()) + d.z.abs();
-        let pad = (reach + dist) * T::EPSILON * T::lit(8.0) + half.max() * T::EPSILON;
+        let one = |v: Vector3<T>| [M::splat(v.x), M::splat(v.y), M::splat(v.z)];
+        let (center, half) = Self::box_in_lanes(
+            &lanes::Frame::<M<T>>::new(axes),
+            &lanes::splat_point(&origin),
+            (one(lo), one(hi), M::splat(reach)),
+        );
+        Self::lane_of(axes, &center, &half, 0)
+    }
+
+    /// [`Self::from_axes_over`] of two point sets side by side, lane 0
+    /// fitting `points[0]` along `axes[0]` and lane 1 `points[1]` along
+    /// `axes[1]` ([`lanes::Across`]): each box bit for bit the one fitted
+    /// alone.
+    pub(crate) fn from_axes_x2(
+        axes: [&Matrix3<T>; 2],
+        points: [&crate::IndexedPoints<'_, T>; 2],
+    ) -> [Self; 2] {
+        let sets = lanes::Across([*points[0], *points[1]]);
+        let frame = lanes::Frame::across(axes);
+        let origin = sets.origin();
+        let extents = lanes::spans_and_reach_across(&frame, &origin, &sets, |_| {});
+        let (center, half) = Self::box_in_lanes(&frame, &origin, extents);
+        [0, 1].map(|lane| Self::lane_of(axes[lane], &center, &half, lane))
+    }
+
+    /// The centre and padded half-widths of the box along the axes of
+    /// `frame`, per lane, from the first pass's extents `(lo, hi, R)` of
+    /// the points' coordinates about `o` (see [`Self::from_axes_over`]).
+    #[inline(always)]
+    fn box_in_lanes<M: Lanes<T>>(
+        frame: &lanes::Frame<M>,
+        o: &[M; 3],
+        (lo, hi, reach): ([M; 3], [M; 3], M),
+    ) -> ([M; 3], [M; 3]) {
+        let mid = [0, 1, 2].map(|k| (lo[k] + hi[k]) * M::splat(T::HALF));
+        let offset = frame.apply(&mid);
+        let center = [0, 1, 2].map(|i| o[i] + offset[i]);
+        let d = lanes::sub(&center, o);
+        let s = frame.project(&d);
+        let half = [0, 1, 2].map(|k| (hi[k] - s[k]).max(s[k] - lo[k]));
+        let dist = (d[0].abs() + d[1].abs()) + d[2].abs();
+        let eps = M::splat(T::EPSILON);
+        let widest = half[0].max(half[1]).max(half[2]);
+        let pad = (reach + dist) * eps * M::splat(T::lit(8.0)) + widest * eps;
+        (center, half.map(|h| h + pad))
+    }
+
+    /// Lane `lane` of a box in lanes ([`Self::box_in_lanes`]) along `axes`.
+    #[inline(always)]
+    fn lane_of<M: Lanes<T>>(
+        axes: &Matrix3<T>,
+        center: &[M; 3],
+        half: &[M; 3],
+        lane: usize,
+    ) -> Self {
         Self {
-            center,
+            center: Point3::from(center.map(|x| x.lane(lane))),
             axes: *axes,
-            half_extents: half.add_scalar(pad),
+            half_extents: Vector3::from(half.map(|x| x.lane(lane))),
         }
     }
 
@@ -156,10 +205,21 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
 
     const FITS_ALONG_AXES: bool = true;
 
-    /// The box along `axes` over `corners` (two passes: the extents, then
-    /// the padded containment pass).
+    /// The box along `axes` over `corners` (one pass over the corners,
+    /// half-widths padded by a rounding bound, see
+    /// [`Obb::from_axes_and_points`]).
     fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
         Some(Self::from_axes_over(axes, corners))
+    }
+
+    /// Both boxes side by side in lanes ([`Self::fit_along_axes`] of each,
+    /// bit for bit).
+    fn fit_along_axes_x2_with(
+        axes: [&Matrix3<T>; 2],
+        corners: [&crate::IndexedPoints<'_, T>; 2],
+        _: &mut crate::FitScratch<T>,
+    ) -> [Option<Self>; 2] {
+        Self::from_axes_x2(axes, corners).map(Some)
     }
 
     /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.

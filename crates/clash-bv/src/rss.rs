@@ -116,6 +116,16 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         Some(Self::fit_along_stored(axes, corners, scratch))
     }
 
+    /// Both fits side by side in lanes ([`Self::fit_along_axes_with`] of
+    /// each, bit for bit).
+    fn fit_along_axes_x2_with(
+        axes: [&Matrix3<T>; 2],
+        corners: [&crate::IndexedPoints<'_, T>; 2],
+        scratch: &mut crate::FitScratch<T>,
+    ) -> [Option<Self>; 2] {
+        Self::fit_along_stored_x2(axes, corners, scratch).map(Some)
+    }
+
     /// A rectangle over the principal axes of both rectangles' corners, its
     /// radius the largest corner distance plus that volume's radius (distance
     /// to a rectangle is convex, so corners bound each input rectangle).

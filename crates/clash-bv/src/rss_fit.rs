@@ -4,10 +4,37 @@ use crate::check::{check_points, check_triangles};
 use crate::lanes::{self, Lanes};
 use crate::obb::PointSet;
 use crate::obb_fit::principal_axes;
-use crate::{BoundingVolume, FitError, Rss};
+use crate::{FitError, IndexedPoints, Rss};
 use clash_math::{
     Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_points,
 };
+use core::marker::PhantomData;
+
+/// A candidate volume of an RSS fit in lanes `M` (see
+/// [`Rss::fit_along`]): the rectangle's centre, its half-lengths along the
+/// frame's columns 0 and 1, and the radius.
+struct Lozenge<M> {
+    center: [M; 3],
+    half_lengths: [M; 2],
+    radius: M,
+}
+
+impl<M: Copy + core::ops::Add<Output = M> + core::ops::Mul<Output = M>> Lozenge<M> {
+    /// The volume per lane, as [`Rss`]'s `volume` rounds it: `2abr + πr²(a
+    /// + b) + 4/3 πr³` with `a`, `b` the side lengths.
+    #[inline(always)]
+    fn volume<T: Scalar>(&self) -> M
+    where
+        M: Lanes<T>,
+    {
+        let [h0, h1] = self.half_lengths;
+        let (two, r) = (M::splat(T::TWO), self.radius);
+        let (a, b) = (h0 * two, h1 * two);
+        let pi = M::splat(T::pi());
+        let sphere = M::splat(T::lit(4.0 / 3.0) * T::pi());
+        two * a * b * r + pi * r * r * (a + b) + sphere * r * r * r
+    }
+}
 
 impl<T: Scalar> Rss<T> {
     /// RSS whose rectangle lies in the plane of the two major principal axes
@@ -68,6 +95,43 @@ impl<T: Scalar> Rss<T> {
         Self::from_coordinates(axes, &origin, extents, points.len(), &coords[..])
     }
 
+    /// [`Self::fit_along_stored`] of two point sets side by side, lane 0
+    /// fitting `points[0]` along `axes[0]` and lane 1 `points[1]` along
+    /// `axes[1]` ([`lanes::Across`]): each volume bit for bit the one fitted
+    /// alone. A tree builder fits a node's two children this way, so that
+    /// the two fits' chains of dependent steps (extents, centre,
+    /// half-widths, pull-in, radius) overlap.
+    pub(crate) fn fit_along_stored_x2(
+        axes: [&Matrix3<T>; 2],
+        points: [&IndexedPoints<'_, T>; 2],
+        scratch: &mut crate::FitScratch<T>,
+    ) -> [Self; 2] {
+        type L<T> = lanes::Two<T>;
+        let sets = lanes::Across([*points[0], *points[1]]);
+        let frame = lanes::Frame::<L<T>>::across(axes);
+        let origin = sets.origin();
+        let n = [points[0].len(), points[1].len()];
+        let pull = n[0] > 3 || n[1] > 3;
+        let (full, shrunk) = if n[0].max(n[1]) <= lanes::FEW {
+            let mut coords = [[L::splat(T::ZERO); 3]; lanes::FEW];
+            let mut m = 0;
+            let extents = lanes::spans_and_reach_across(&frame, &origin, &sets, |u| {
+                coords[m] = u;
+                m += 1;
+            });
+            let passes = lanes::AcrossSets(&coords[..m]);
+            Self::lozenges(&frame, &origin, extents, pull, &passes)
+        } else {
+            let coords = &mut scratch.coords;
+            coords.clear();
+            coords.reserve(n[0].max(n[1]));
+            let extents = lanes::spans_and_reach_across(&frame, &origin, &sets, |u| coords.push(u));
+            let passes = lanes::AcrossSets(&coords[..]);
+            Self::lozenges(&frame, &origin, extents, pull, &passes)
+        };
+        [0, 1].map(|lane| Self::pick(axes[lane], &full, shrunk.as_ref(), lane, n[lane] > 3))
+    }
+
     /// [`Self::fit_along`] of at most [`lanes::FEW`] points, one at a time,
     /// their coordinates kept on the stack by the first pass.
     #[inline(always)]
@@ -103,8 +167,9 @@ impl<T: Scalar> Rss<T> {
     }
 
     /// The fit from the first pass's extents `(lo, hi, R)` of the `n`
-    /// points' coordinates about `origin` and the coordinates themselves
-    /// (see [`Self::fit_along`]).
+    /// points' coordinates about `origin` (in lanes `L`) and the
+    /// coordinates themselves (see [`Self::fit_along`]): [`Self::lozenges`]
+    /// in a single lane.
     #[inline(always)]
     fn from_coordinates<L: Lanes<T>, C: lanes::Coordinates<L> + ?Sized>(
         axes: &Matrix3<T>,
@@ -113,52 +178,94 @@ impl<T: Scalar> Rss<T> {
         n: usize,
         coords: &C,
     ) -> Self {
-        let center = origin + axes * ((lo + hi) * T::HALF);
+        type M<T> = lanes::One<T>;
+        let frame = lanes::Frame::<M<T>>::new(axes);
+        let one = |v: Vector3<T>| [M::splat(v.x), M::splat(v.y), M::splat(v.z)];
+        let extents = (one(lo), one(hi), M::splat(reach));
+        let passes = lanes::OneSet(coords, PhantomData);
+        let (full, shrunk) =
+            Self::lozenges(&frame, &lanes::splat_point(origin), extents, n > 3, &passes);
+        Self::pick(axes, &full, shrunk.as_ref(), 0, n > 3)
+    }
+
+    /// The two candidate volumes of a fit along the axes of `frame`, in
+    /// lanes `M` (one fit, or two side by side), from the first pass's
+    /// extents `(lo, hi, R)` of the points' coordinates about `o`: the full
+    /// rectangle, placed at the middle of the normal range, with the slab's
+    /// half-height `r` as radius; and, when `pull_in`, the rectangle whose
+    /// sides are pulled in as far as rims of radius `r` cover every point
+    /// (side `k` spans `[min(v_k + t), max(v_k - t)]`, see
+    /// [`lanes::PullIn`]), its radius the points' largest distance to it.
+    /// Both radii are padded by [`Self::rounding_pad`]. The second volume
+    /// comes with the two volumes, full first.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn lozenges<M: Lanes<T>, Q: lanes::PullIn<M> + ?Sized>(
+        frame: &lanes::Frame<M>,
+        o: &[M; 3],
+        (lo, hi, reach): ([M; 3], [M; 3], M),
+        pull_in: bool,
+        passes: &Q,
+    ) -> (Lozenge<M>, Option<(Lozenge<M>, [M; 2])>) {
+        let half = M::splat(T::HALF);
+        let mid = [0, 1, 2].map(|k| (lo[k] + hi[k]) * half);
+        let offset = frame.apply(&mid);
+        let center = [0, 1, 2].map(|i| o[i] + offset[i]);
         // The half-widths are measured from the centre's own coordinates
         // `s`, so that every `w - s` lies within them as rounded.
-        let s = axes.tr_mul(&(center - origin));
-        let half = Vector3::from_fn(|k, _| (hi[k] - s[k]).max_of(s[k] - lo[k]));
-        let full = Self {
+        let s = frame.project(&lanes::sub(&center, o));
+        let h = [0, 1, 2].map(|k| (hi[k] - s[k]).max(s[k] - lo[k]));
+        let full = Lozenge {
             center,
-            axes: *axes,
-            half_lengths: [half.x, half.y],
-            radius: half.z + Self::rounding_pad(reach, origin, &center, half.z),
+            half_lengths: [h[0], h[1]],
+            radius: h[2] + Self::rounding_pad(reach, o, &center, h[2]),
         };
-        if n <= 3 {
+        if !pull_in {
             // At most three points (a tree's leaf) lie in the plane of the
             // two major axes (their own, or a lone triangle's frame): the
             // slab's half-height is rounding, rims that thin cannot pull the
             // sides in, and the full rectangle is the volume.
-            return full;
+            return (full, None);
         }
         // Side k spans [min(v_k + t), max(v_k - t)]: every point lies
-        // within its rim's section of both ends.
-        let (upper, lower) = lanes::rim_bounds(coords, &s, half.z);
-        let mut mid = [T::ZERO; 2];
-        let mut shrunk_half = [T::ZERO; 2];
-        for k in 0..2 {
-            let (a, b) = if lower[k] <= upper[k] {
-                (lower[k], upper[k])
-            } else {
-                let m = (lower[k] + upper[k]) * T::HALF;
-                (m, m)
-            };
-            mid[k] = (a + b) * T::HALF;
-            shrunk_half[k] = (b - a) * T::HALF;
-        }
-        let shrunk_center = center + axes.column(0) * mid[0] + axes.column(1) * mid[1];
-        let s = axes.tr_mul(&(shrunk_center - origin));
-        let d = lanes::rectangle_reach(coords, &s, shrunk_half).sqrt();
-        let shrunk = Self {
+        // within its rim's section of both ends. Crossed bounds (every
+        // point near the middle) make the side a point at their middle.
+        let (upper, lower) = passes.rim_bounds(&s, h[2]);
+        let zero = M::splat(T::ZERO);
+        let mid = [0, 1].map(|k| (lower[k] + upper[k]) * half);
+        let shrunk_half = [0, 1].map(|k| (upper[k] - lower[k]).max(zero) * half);
+        let (a0, a1) = (frame.column(0), frame.column(1));
+        let shrunk_center = [0, 1, 2].map(|i| (center[i] + a0[i] * mid[0]) + a1[i] * mid[1]);
+        let s = frame.project(&lanes::sub(&shrunk_center, o));
+        let d = passes.rectangle_reach(&s, shrunk_half).sqrt();
+        let shrunk = Lozenge {
             center: shrunk_center,
-            axes: *axes,
             half_lengths: shrunk_half,
-            radius: d + Self::rounding_pad(reach, origin, &shrunk_center, d),
+            radius: d + Self::rounding_pad(reach, o, &shrunk_center, d),
         };
-        if shrunk.volume() < full.volume() {
-            shrunk
-        } else {
-            full
+        let volumes = [full.volume(), shrunk.volume()];
+        (full, Some((shrunk, volumes)))
+    }
+
+    /// Lane `lane` of a fit's candidates ([`Self::lozenges`]): the pulled-in
+    /// volume when `pull_in` and it is the smaller, else the full one.
+    #[inline(always)]
+    fn pick<M: Lanes<T>>(
+        axes: &Matrix3<T>,
+        full: &Lozenge<M>,
+        shrunk: Option<&(Lozenge<M>, [M; 2])>,
+        lane: usize,
+        pull_in: bool,
+    ) -> Self {
+        let chosen = match shrunk {
+            Some((s, [vf, vs])) if pull_in && vs.lane(lane) < vf.lane(lane) => s,
+            _ => full,
+        };
+        Self {
+            center: Point3::from(chosen.center.map(|x| x.lane(lane))),
+            axes: *axes,
+            half_lengths: chosen.half_lengths.map(|x| x.lane(lane)),
+            radius: chosen.radius.lane(lane),
         }
     }
 
@@ -188,13 +295,14 @@ impl<T: Scalar> Rss<T> {
     /// pad `64ε (R + D) + 4ε |c|∞ + 2ε d` also covers the rounding of `R`,
     /// `D` and of the sum itself. (`tests/fit_rounding.rs` checks the
     /// points against the volumes in exact arithmetic; it fails with the
-    /// pad divided by eight.)
+    /// pad divided by eight.) Evaluated per lane. (the bound above, lane by lane).
     #[inline(always)]
-    pub(crate) fn rounding_pad(reach: T, o: &Point3<T>, c: &Point3<T>, d: T) -> T {
-        let e = c - o;
-        let dist = (e.x.abs() + e.y.abs()) + e.z.abs();
-        let far = c.x.abs().max_of(c.y.abs()).max_of(c.z.abs());
-        T::EPSILON * ((reach + dist) * T::lit(64.0) + far * T::lit(4.0) + d * T::TWO)
+    fn rounding_pad<M: Lanes<T>>(reach: M, o: &[M; 3], c: &[M; 3], d: M) -> M {
+        let e = lanes::sub(c, o);
+        let dist = (e[0].abs() + e[1].abs()) + e[2].abs();
+        let far = c[0].abs().max(c[1].abs()).max(c[2].abs());
+        let k = |x: f64| M::splat(T::lit(x));
+        M::splat(T::EPSILON) * (((reach + dist) * k(64.0) + far * k(4.0)) + d * k(2.0))
     }
 
     /// Fits from the triangles' corners along the principal axes of the

@@ -39,6 +39,23 @@ fn ellipsoid(rings: usize, segments: usize) -> TriMesh<f64> {
     TriMesh::from_triangles(&tris).unwrap().welded(0.0)
 }
 
+/// The sum of the nodes' volumes and a hash of the nodes' and the leaf
+/// order's encoded bytes.
+fn tree_summary<T: clash_math::Scalar, B: clash_bv::BoundingVolume<T>>(
+    tree: &Bvh<T, B>,
+) -> (f64, u64) {
+    use std::hash::{Hash, Hasher};
+    let sum = tree.nodes().iter().map(|n| n.bv.volume().to_f64()).sum();
+    let bytes = bincode::serde::encode_to_vec(
+        (tree.nodes(), tree.leaf_order()),
+        bincode::config::standard(),
+    )
+    .expect("nodes encode");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    (sum, h.finish())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = args.get(1).map_or("../shared/meshes/bunny.stl", |s| s);
@@ -75,6 +92,14 @@ fn main() {
         std::hint::black_box(nodes);
     }
     times.sort_by(f64::total_cmp);
+    // The tree's quality, to compare builds: the sum of its nodes' volumes,
+    // and a digest of their bits (equal digests, equal trees).
+    let (volumes, digest) = match kind {
+        "rss" => tree_summary(&Bvh::<f64, Rss<f64>>::build(mesh.clone(), &o).unwrap()),
+        "sah" => tree_summary(&Bvh::<f32, Aabb<f32>>::build(mesh32, &BuildOptions::sah()).unwrap()),
+        _ => tree_summary(&Bvh::<f64, Obb<f64>>::build(mesh.clone(), &o).unwrap()),
+    };
+    println!("node volumes sum to {volumes:.9}, digest {digest:016x}");
     println!(
         "{kind} {} triangles: fastest {:.2} ms, median {:.2} ms",
         mesh.indices().len(),

@@ -264,6 +264,20 @@ impl<T: Scalar> Shared<'_, T> {
         [0, 1].map(|l| if ok[l] { axes[l] } else { None })
     }
 
+    /// A node's distinct corners, as its parent listed them in `listed`,
+    /// or a lone triangle's own corners (which its parent does not list).
+    fn corners<'a>(
+        &'a self,
+        prims: &'a Prims<'_, T>,
+        listed: &'a [u32],
+    ) -> Result<IndexedPoints<'a, T>, FitError> {
+        let ids = match &*prims.elems {
+            [e] => &e.corners[..],
+            _ => listed,
+        };
+        IndexedPoints::new(self.source.vertices, ids)
+    }
+
     /// Appends the corners of triangle `id` not yet stamped `slot` to
     /// `out[*m..]`. Branch-free (whether a corner is new is as good as
     /// random): each corner is written at `out[*m]` and kept only if new,
@@ -278,13 +292,6 @@ impl<T: Scalar> Shared<'_, T> {
             *m += new as usize;
         }
     }
-}
-
-/// A node's corner list: room for three entries per triangle, of which
-/// the first `len` are the node's distinct vertices (see [`Shared`]).
-struct CornerList<'a> {
-    ids: &'a mut [u32],
-    len: usize,
 }
 
 pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
@@ -366,27 +373,31 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         ([e], true) => shared.lone_axes(e),
         (_, true) => clash_bv::principal_axes_of_sum(&sum),
     };
-    let used = builder.node(
-        &shared,
-        &mut slots,
-        0,
-        Prims {
-            elems: &mut elems,
-            alt: &mut alt,
-            tris: &mut tris,
-            alt_tris: &mut alt_tris,
-            recs: &mut recs,
-            order: &mut order,
-        },
-        root_axes,
-        CornerList {
-            ids: &mut corner_ids,
-            len,
-        },
-        0,
-        0,
-        &mut FitScratch::new(),
-    )?;
+    let mut scratch = FitScratch::new();
+    let prims = Prims {
+        elems: &mut elems,
+        alt: &mut alt,
+        tris: &mut tris,
+        alt_tris: &mut alt_tris,
+        recs: &mut recs,
+        order: &mut order,
+    };
+    let root: B = builder.fit(&shared, &prims, root_axes, &corner_ids[..len], &mut scratch)?;
+    let used = if builder.is_leaf(n, 0) {
+        builder.leaf(&mut slots[0], prims, root, 0)
+    } else {
+        builder.node(
+            &shared,
+            &mut slots,
+            0,
+            prims,
+            root,
+            &mut corner_ids,
+            0,
+            0,
+            &mut scratch,
+        )?
+    };
     drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
     let leaf_tris: Vec<Triangle<T>> = order
         .par_iter()
@@ -414,23 +425,11 @@ impl Builder {
         corners: &[u32],
         scratch: &mut FitScratch<T>,
     ) -> Result<B, FitError> {
-        let n = prims.len();
-        let along = B::FITS_ALONG_AXES
-            && match self.opts.fit {
-                FitQuality::Default => true,
-                FitQuality::TightAbove { min_triangles } => n < min_triangles as usize,
-                FitQuality::Tight => false,
-            };
-        if !along {
+        if !self.fits_along::<T, B>(prims.len()) {
             return self.opts.fit.fit(prims.tris);
         }
         if let Some(axes) = axes {
-            // A lone triangle's corners are not listed by its parent.
-            let corners = match &*prims.elems {
-                [e] => &e.corners[..],
-                _ => corners,
-            };
-            let points = IndexedPoints::new(shared.source.vertices, corners)?;
+            let points = shared.corners(prims, corners)?;
             if let Some(bv) = B::fit_along_axes_with(&axes, &points, scratch) {
                 return Ok(bv);
             }
@@ -444,6 +443,49 @@ impl Builder {
             .map(|e| shared.source.triangle(e.id as usize))
             .collect();
         B::fit_triangles(&tris)
+    }
+
+    /// Whether a node of `n` triangles is fitted along axes (see
+    /// [`Self::fit`]).
+    fn fits_along<T: Scalar, B: BoundingVolume<T>>(&self, n: usize) -> bool {
+        B::FITS_ALONG_AXES
+            && match self.opts.fit {
+                FitQuality::Default => true,
+                FitQuality::TightAbove { min_triangles } => n < min_triangles as usize,
+                FitQuality::Tight => false,
+            }
+    }
+
+    /// The volumes of two sibling nodes, each the very volume
+    /// [`Self::fit`] gives it: side by side
+    /// ([`BoundingVolume::fit_along_axes_x2_with`]) when both are fitted
+    /// along axes, else one after the other.
+    fn fit_x2<T: Scalar, B: BoundingVolume<T>>(
+        &self,
+        shared: &Shared<'_, T>,
+        prims: [&Prims<'_, T>; 2],
+        axes: [Option<Matrix3<T>>; 2],
+        corners: [&[u32]; 2],
+        scratch: &mut FitScratch<T>,
+    ) -> Result<[B; 2], FitError> {
+        if let [Some(a), Some(b)] = &axes
+            && self.fits_along::<T, B>(prims[0].len())
+            && self.fits_along::<T, B>(prims[1].len())
+        {
+            let points = [
+                shared.corners(prims[0], corners[0])?,
+                shared.corners(prims[1], corners[1])?,
+            ];
+            if let [Some(l), Some(r)] =
+                B::fit_along_axes_x2_with([a, b], [&points[0], &points[1]], scratch)
+            {
+                return Ok([l, r]);
+            }
+        }
+        Ok([
+            self.fit(shared, prims[0], axes[0], corners[0], scratch)?,
+            self.fit(shared, prims[1], axes[1], corners[1], scratch)?,
+        ])
     }
 
     /// The axes of two sibling nodes' fits along axes: a lone triangle's
@@ -479,10 +521,11 @@ impl Builder {
     }
 
     /// Builds the subtree over `prims` into `slots` (whose first element is
-    /// global slot `slot_base`); `axes` are its fit's axes (see
-    /// [`Self::fit`]) and `corners` its distinct vertices; `first` is the
-    /// global position of `prims[0]` in the leaf order. Median and mean
-    /// splits.
+    /// global slot `slot_base`); `bv` is its volume (fitted by the parent,
+    /// see [`Self::fit_x2`]) and `corner_room` has room for three corners
+    /// per triangle, where the node lists its children's corners; `first`
+    /// is the global position of `prims[0]` in the leaf order. Median and
+    /// mean splits.
     #[allow(clippy::too_many_arguments)]
     fn node<T: Scalar, B: BoundingVolume<T>>(
         &self,
@@ -490,17 +533,16 @@ impl Builder {
         slots: &mut [MaybeUninit<Node<B>>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
-        axes: Option<Matrix3<T>>,
-        corners: CornerList<'_>,
+        bv: B,
+        corner_room: &mut [u32],
         first: u32,
         depth: u32,
         scratch: &mut FitScratch<T>,
     ) -> Result<usize, FitError> {
         let n = prims.len();
         if self.is_leaf(n, depth) {
-            return self.leaf(shared, &mut slots[0], prims, axes, corners, first, scratch);
+            return Ok(self.leaf(&mut slots[0], prims, bv, first));
         }
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len], scratch)?;
         let k = self.split(&bv, &mut prims);
         let right_slot = slot_base + 2 * k as u32;
         // One pass moves the elements into the children's order, sums each
@@ -508,7 +550,7 @@ impl Builder {
         // along axes from more than one triangle needs both; a lone
         // triangle is fitted from itself). A node of two triangles has been
         // ordered in place by `split`.
-        let (ls_ids, rs_ids) = corners.ids.split_at_mut((3 * k).min(corners.ids.len()));
+        let (ls_ids, rs_ids) = corner_room.split_at_mut((3 * k).min(corner_room.len()));
         let (mut ls, mut rs) = (MomentSum::default(), MomentSum::default());
         let (mut lm, mut rm) = (0, 0);
         if n > 2 {
@@ -537,27 +579,23 @@ impl Builder {
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
-        let (lc, rc) = (
-            CornerList {
-                ids: ls_ids,
-                len: lm,
-            },
-            CornerList {
-                ids: rs_ids,
-                len: rm,
-            },
-        );
+        let axes = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
+        let corners = [&ls_ids[..lm], &rs_ids[..rm]];
+        let [lb, rb] = self.fit_x2(shared, [&lp, &rp], axes, corners, scratch)?;
         let (lf, rf) = (first, first + k as u32);
-        let [la, ra] = self.axes_x2(shared, [&*lp.elems, &*rp.elems], [&ls, &rs]);
         let (left_slot, d) = (slot_base + 1, depth + 1);
         if n >= PARALLEL_THRESHOLD {
             // The left subtree keeps this thread's scratch; the right one,
             // which may run on another thread, starts its own.
             let (l, r) = rayon::join(
-                move || self.node(shared, left_slots, left_slot, lp, la, lc, lf, d, scratch),
+                move || {
+                    self.node(
+                        shared, left_slots, left_slot, lp, lb, ls_ids, lf, d, scratch,
+                    )
+                },
                 move || {
                     let own = &mut FitScratch::new();
-                    self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, own)
+                    self.node(shared, right_slots, right_slot, rp, rb, rs_ids, rf, d, own)
                 },
             );
             Ok(1 + l? + r?)
@@ -565,34 +603,42 @@ impl Builder {
             // No closures on the sequential path: their captures would be
             // marshalled for every node; leaves are written directly.
             let l = if self.is_leaf(k, d) {
-                self.leaf(shared, &mut left_slots[0], lp, la, lc, lf, scratch)?
+                self.leaf(&mut left_slots[0], lp, lb, lf)
             } else {
-                self.node(shared, left_slots, left_slot, lp, la, lc, lf, d, scratch)?
+                self.node(
+                    shared, left_slots, left_slot, lp, lb, ls_ids, lf, d, scratch,
+                )?
             };
             let r = if self.is_leaf(n - k, d) {
-                self.leaf(shared, &mut right_slots[0], rp, ra, rc, rf, scratch)?
+                self.leaf(&mut right_slots[0], rp, rb, rf)
             } else {
-                self.node(shared, right_slots, right_slot, rp, ra, rc, rf, d, scratch)?
+                self.node(
+                    shared,
+                    right_slots,
+                    right_slot,
+                    rp,
+                    rb,
+                    rs_ids,
+                    rf,
+                    d,
+                    scratch,
+                )?
             };
             Ok(1 + l + r)
         }
     }
 
-    /// Writes the leaf over `prims` (fitted along `axes`, see [`Self::fit`])
-    /// into `slot`, and its triangles' ids into the leaf order.
+    /// Writes the leaf over `prims`, of volume `bv`, into `slot`, and its
+    /// triangles' ids into the leaf order; returns the number of nodes
+    /// written (one).
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn leaf<T: Scalar, B: BoundingVolume<T>>(
         &self,
-        shared: &Shared<'_, T>,
         slot: &mut MaybeUninit<Node<B>>,
         prims: Prims<'_, T>,
-        axes: Option<Matrix3<T>>,
-        corners: CornerList<'_>,
+        bv: B,
         first: u32,
-        scratch: &mut FitScratch<T>,
-    ) -> Result<usize, FitError> {
-        let bv: B = self.fit(shared, &prims, axes, &corners.ids[..corners.len], scratch)?;
+    ) -> usize {
         for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
             *o = e.id;
         }
@@ -601,7 +647,7 @@ impl Builder {
             child_or_first: first,
             count: prims.len() as u32,
         });
-        Ok(1)
+        1
     }
 
     /// Ranks `prims` for a median or mean split (the records of the left
