@@ -117,6 +117,27 @@ pub trait BoundingVolume<T: Scalar>:
     /// default fits one set after the other; OBB and RSS compute both side
     /// by side in lanes, so that the two fits' chains of dependent steps
     /// overlap.
+    ///
+    /// ```
+    /// use clash_bv::{BoundingVolume, FitScratch, IndexedPoints, Obb, Rss};
+    /// use clash_math::{Matrix3, Point3, Rotation3};
+    /// let v = [
+    ///     Point3::new(0.0_f64, 0.0, 0.0),
+    ///     Point3::new(2.0, 0.0, 0.0),
+    ///     Point3::new(0.0, 1.0, 0.5),
+    ///     Point3::new(1.0, 1.0, 0.0),
+    ///     Point3::new(3.0, 2.0, -0.5),
+    /// ];
+    /// let (a, b) = ([0, 1, 2], [1, 2, 3, 4]);
+    /// let pa = IndexedPoints::new(&v, &a).unwrap();
+    /// let pb = IndexedPoints::new(&v, &b).unwrap();
+    /// let (ra, rb) = (Matrix3::identity(), *Rotation3::from_euler_angles(0.1, 0.2, 0.3).matrix());
+    /// let mut scratch = FitScratch::new();
+    /// let rss = Rss::fit_along_axes_x2_with([&ra, &rb], [&pa, &pb], &mut scratch);
+    /// assert_eq!(rss, [Rss::fit_along_axes(&ra, &pa), Rss::fit_along_axes(&rb, &pb)]);
+    /// let obb = Obb::fit_along_axes_x2_with([&ra, &rb], [&pa, &pb], &mut scratch);
+    /// assert_eq!(obb, [Obb::fit_along_axes(&ra, &pa), Obb::fit_along_axes(&rb, &pb)]);
+    /// ```
     fn fit_along_axes_x2_with(
         axes: [&Matrix3<T>; 2],
         corners: [&crate::IndexedPoints<'_, T>; 2],

@@ -13,6 +13,12 @@
 //! applied, which turns `-0.0` into `0.0` and changes no other value, so
 //! a fit does not depend on how its points are ordered or repeated, nor on
 //! the width of the lanes it took.
+//!
+//! The same passes also run two point sets side by side ([`Across`]: lane
+//! 0 one set, lane 1 the other, each with its own frame and origin), so
+//! that a tree builder can fit a node's two children at once; the steps
+//! after the passes are then written over [`Lanes`] too, and each lane's
+//! answer is the single fit's, bit for bit.
 
 use crate::IndexedPoints;
 use crate::obb::PointSet;

@@ -20,8 +20,8 @@ struct Lozenge<M> {
 }
 
 impl<M: Copy + core::ops::Add<Output = M> + core::ops::Mul<Output = M>> Lozenge<M> {
-    /// The volume per lane, as [`Rss`]'s `volume` rounds it: `2abr + πr²(a
-    /// + b) + 4/3 πr³` with `a`, `b` the side lengths.
+    /// The volume per lane, rounded as [`Rss`]'s `volume` rounds it:
+    /// `2abr + πr²(a + b) + 4/3 πr³`, with `a` and `b` the side lengths.
     #[inline(always)]
     fn volume<T: Scalar>(&self) -> M
     where
@@ -295,7 +295,7 @@ impl<T: Scalar> Rss<T> {
     /// pad `64ε (R + D) + 4ε |c|∞ + 2ε d` also covers the rounding of `R`,
     /// `D` and of the sum itself. (`tests/fit_rounding.rs` checks the
     /// points against the volumes in exact arithmetic; it fails with the
-    /// pad divided by eight.) Evaluated per lane. (the bound above, lane by lane).
+    /// pad divided by eight.) Evaluated lane by lane.
     #[inline(always)]
     fn rounding_pad<M: Lanes<T>>(reach: M, o: &[M; 3], c: &[M; 3], d: M) -> M {
         let e = lanes::sub(c, o);
