@@ -21,7 +21,7 @@
 //! The binned-SAH split rule has a builder of its own (`crate::sah`).
 
 use crate::Node;
-use crate::partition::{Elem, Prims};
+use crate::partition::{Elem, Prims, record};
 use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
@@ -334,12 +334,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             corners: corners.indices[i],
         })
         .collect();
-    let mut alt = vec![Elem::default(); n];
-    let (mut tris, mut alt_tris) = if carry {
-        let tris = corners.triangles();
-        (tris.clone(), tris)
+    let mut tris = if carry {
+        corners.triangles()
     } else {
-        (Vec::new(), Vec::new())
+        Vec::new()
     };
     let mut recs = vec![0u64; n];
     let mut order = vec![0u32; n];
@@ -376,9 +374,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let mut scratch = FitScratch::new();
     let prims = Prims {
         elems: &mut elems,
-        alt: &mut alt,
         tris: &mut tris,
-        alt_tris: &mut alt_tris,
         recs: &mut recs,
         order: &mut order,
     };
@@ -398,7 +394,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             &mut scratch,
         )?
     };
-    drop((elems, alt, tris, alt_tris, recs, corner_ids, shared));
+    drop((elems, tris, recs, corner_ids, shared));
     let leaf_tris: Vec<Triangle<T>> = order
         .par_iter()
         .map(|&i| corners.triangle(i as usize))
@@ -543,33 +539,36 @@ impl Builder {
         if self.is_leaf(n, depth) {
             return Ok(self.leaf(&mut slots[0], prims, bv, first));
         }
-        let k = self.split(&bv, &mut prims);
+        let cut = self.split(&bv, &mut prims);
+        let k = cut.k;
         let right_slot = slot_base + 2 * k as u32;
-        // One pass moves the elements into the children's order, sums each
-        // child's moments and lists each child's corners (a child fitted
+        // The elements are partitioned in place, then one pass over each
+        // child sums its moments and lists its corners (a child fitted
         // along axes from more than one triangle needs both; a lone
-        // triangle is fitted from itself). A node of two triangles has been
-        // ordered in place by `split`.
+        // triangle is fitted from itself). A node of two triangles has
+        // been ordered in place by `split`.
+        let axis = &cut.axis;
+        match cut.left {
+            Left::BelowRecord(pivot) => {
+                prims.partition(k, |e, pos| record(key_along(axis, e), pos) < pivot)
+            }
+            Left::BelowKey(mean) => prims.partition(k, |e, _| key_along(axis, e) < mean),
+            Left::Ordered => {}
+        }
         let (ls_ids, rs_ids) = corner_room.split_at_mut((3 * k).min(corner_room.len()));
         let (mut ls, mut rs) = (MomentSum::default(), MomentSum::default());
         let (mut lm, mut rm) = (0, 0);
-        if n > 2 {
-            let (list_left, list_right) = (shared.lists && k > 1, shared.lists && n - k > 1);
-            prims.gather(
-                k,
-                |e| {
-                    if list_left {
-                        ls.add(&e.m);
-                        shared.list(e, slot_base + 1, ls_ids, &mut lm);
-                    }
-                },
-                |e| {
-                    if list_right {
-                        rs.add(&e.m);
-                        shared.list(e, right_slot, rs_ids, &mut rm);
-                    }
-                },
-            );
+        if shared.lists && k > 1 {
+            for e in &prims.elems[..k] {
+                ls.add(&e.m);
+                shared.list(e, slot_base + 1, ls_ids, &mut lm);
+            }
+        }
+        if shared.lists && n - k > 1 {
+            for e in &prims.elems[k..] {
+                rs.add(&e.m);
+                shared.list(e, right_slot, rs_ids, &mut rm);
+            }
         }
         slots[0].write(Node {
             bv,
@@ -650,34 +649,73 @@ impl Builder {
         1
     }
 
-    /// Ranks `prims` for a median or mean split (the records of the left
-    /// part first) and returns the size `k` of the left part, `0 < k < n`.
-    /// Keys are the centroids' offsets from the mesh's origin along the
-    /// longest axis of the node's volume.
-    fn split<T: Scalar, B: BoundingVolume<T>>(&self, bv: &B, prims: &mut Prims<'_, T>) -> usize {
+    /// Finds a median or mean split of `prims`: the size `k` of the left
+    /// part (`0 < k < n`) and which elements go there ([`Cut`]). Keys are
+    /// the centroids' offsets from the mesh's origin along the longest
+    /// axis of the node's volume. A node of two elements is ordered in
+    /// place here.
+    fn split<T: Scalar, B: BoundingVolume<T>>(&self, bv: &B, prims: &mut Prims<'_, T>) -> Cut {
         let n = prims.len();
         let axis = longest_axis(bv).map(T::to_f64);
-        let key = |e: &Elem| {
-            let d = &e.m.offset;
-            d[0] * axis.x + d[1] * axis.y + d[2] * axis.z
-        };
+        let axis = [axis.x, axis.y, axis.z];
+        let key = |e: &Elem| key_along(&axis, e);
         if n == 2 {
             // The median and the mean split agree on two elements (the mean
             // of two keys lies between them; equal keys fall back to the
             // median): the lower record goes left.
             prims.order_pair(key);
-            return 1;
+            return Cut {
+                k: 1,
+                axis,
+                left: Left::Ordered,
+            };
         }
         if let SplitRule::Mean = self.opts.split {
             let mean = prims.elems.iter().fold(0.0, |s, e| s + key(e)) / n as f64;
-            let k = prims.partition_records(|e| key(e) < mean);
+            let k = prims.elems.iter().filter(|e| key(e) < mean).count();
             if 0 < k && k < n {
-                return k;
+                return Cut {
+                    k,
+                    axis,
+                    left: Left::BelowKey(mean),
+                };
             }
         }
-        prims.select_lowest(n / 2, key);
-        n / 2
+        let k = n / 2;
+        Cut {
+            k,
+            axis,
+            left: Left::BelowRecord(prims.pivot_record(k, key)),
+        }
     }
+}
+
+/// A node's split (see [`Builder::split`]): the left part's size and which
+/// elements go there.
+struct Cut {
+    k: usize,
+    /// The axis of the keys ([`key_along`]).
+    axis: [f64; 3],
+    left: Left,
+}
+
+/// Which elements go to the left part of a [`Cut`].
+enum Left {
+    /// Those whose record ([`record`]: key, then position in the node's
+    /// slice) is below this one: the `k` lowest (median split).
+    BelowRecord(u64),
+    /// Those whose key is below this mean (mean split).
+    BelowKey(f64),
+    /// The elements are in place already (a node of two).
+    Ordered,
+}
+
+/// An element's split key: its centroid's offset from the mesh's origin
+/// along `axis`.
+#[inline(always)]
+fn key_along(axis: &[f64; 3], e: &Elem) -> f64 {
+    let d = &e.m.offset;
+    d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2]
 }
 
 /// The longest axis of a volume's bounding OBB (for an AABB: its longest side).

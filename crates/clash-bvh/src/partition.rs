@@ -17,19 +17,16 @@ pub(crate) struct Elem {
 }
 
 /// The median/mean builder's working set for one node: slices of equal
-/// length. A split ranks the elements on compact records (`recs`) and then
-/// moves them once, in the new order, into the scratch column `alt` (and
-/// the triangles, when the fits need them, into `alt_tris`); the two
-/// columns then trade places, so a node's children find their elements
-/// contiguous in `elems` at either depth. `order` receives each leaf's
-/// triangle ids at the leaf's position in the leaf order.
+/// length. A split ranks the elements on compact records (`recs`) to find
+/// its pivot, then partitions the elements (and the triangles, when the
+/// fits need them) in place, so a node's children find their elements
+/// contiguous: no scratch column. `order` receives each leaf's triangle
+/// ids at the leaf's position in the leaf order.
 pub(crate) struct Prims<'a, T: Scalar> {
     pub elems: &'a mut [Elem],
-    pub alt: &'a mut [Elem],
-    /// The triangles, permuted with `elems`; empty (as is `alt_tris`) when
-    /// the fits take no triangle slices.
+    /// The triangles, permuted with `elems`; empty when the fits take no
+    /// triangle slices.
     pub tris: &'a mut [Triangle<T>],
-    pub alt_tris: &'a mut [Triangle<T>],
     /// Scratch: one rank record per element (see [`record`]).
     pub recs: &'a mut [u64],
     pub order: &'a mut [u32],
@@ -39,11 +36,11 @@ pub(crate) struct Prims<'a, T: Scalar> {
 /// of its node's slice: the key rounded to `f32` (rounding is monotone, so
 /// the order of the keys is kept up to new ties), in the order of
 /// `f32::total_cmp`, in the top 32 bits, then `pos` (unique, so records
-/// compare as `(key, position)` and carry the position along). Comparing
-/// records is one 64-bit integer comparison, and a record takes 8 bytes
-/// to move: the median selection runs on every level of the tree. Ties
-/// (equal or nearly equal keys) split in position order, which is
-/// deterministic; any split is a valid one.
+/// compare as `(key, position)`). Comparing records is one 64-bit integer
+/// comparison, and a record takes 8 bytes to move: the median selection
+/// runs on every level of the tree. Ties (equal or nearly equal keys)
+/// split in position order, which is deterministic; any split is a valid
+/// one.
 #[inline(always)]
 pub(crate) fn record(key: f64, pos: usize) -> u64 {
     let bits = (key as f32).to_bits();
@@ -54,6 +51,7 @@ pub(crate) fn record(key: f64, pos: usize) -> u64 {
 }
 
 /// The position a record carries.
+#[cfg(test)]
 #[inline(always)]
 fn position(r: u64) -> usize {
     r as u32 as usize
@@ -68,45 +66,38 @@ impl<'a, T: Scalar> Prims<'a, T> {
     /// Splits into `[0, k)` and `[k, len)`.
     pub fn split_at(self, k: usize) -> (Prims<'a, T>, Prims<'a, T>) {
         let (e0, e1) = self.elems.split_at_mut(k);
-        let (a0, a1) = self.alt.split_at_mut(k);
         let kt = k.min(self.tris.len());
         let (t0, t1) = self.tris.split_at_mut(kt);
-        let (at0, at1) = self.alt_tris.split_at_mut(kt);
         let (r0, r1) = self.recs.split_at_mut(k);
         let (o0, o1) = self.order.split_at_mut(k);
         (
             Prims {
                 elems: e0,
-                alt: a0,
                 tris: t0,
-                alt_tris: at0,
                 recs: r0,
                 order: o0,
             },
             Prims {
                 elems: e1,
-                alt: a1,
                 tris: t1,
-                alt_tris: at1,
                 recs: r1,
                 order: o1,
             },
         )
     }
 
-    /// Ranks the elements so that the records of the `k` lowest by
-    /// `(key, position)` ([`record`], a total order) come first
-    /// (`0 < k < len`), in an unspecified but deterministic order: the
-    /// standard library's introselect on the 8-byte records.
-    pub fn select_lowest(&mut self, k: usize, key: impl Fn(&Elem) -> f64) {
+    /// The record ([`record`], a total order on `(key, position)`) of rank
+    /// `k` among the elements' (`0 < k < len`): the `k` elements whose
+    /// records are below it are the `k` lowest. The standard library's
+    /// introselect on the 8-byte records.
+    pub fn pivot_record(&mut self, k: usize, key: impl Fn(&Elem) -> f64) -> u64 {
         for (pos, (r, e)) in self.recs.iter_mut().zip(self.elems.iter()).enumerate() {
             *r = record(key(e), pos);
         }
-        self.recs.select_nth_unstable(k);
+        *self.recs.select_nth_unstable(k).1
     }
 
-    /// Orders two elements by `(key, position)` ([`record`]) in place (no records, no move to
-    /// the scratch column).
+    /// Orders two elements by `(key, position)` ([`record`]) in place.
     pub fn order_pair(&mut self, key: impl Fn(&Elem) -> f64) {
         let (a, b) = (&self.elems[0], &self.elems[1]);
         if record(key(b), 1) < record(key(a), 0) {
@@ -117,46 +108,41 @@ impl<'a, T: Scalar> Prims<'a, T> {
         }
     }
 
-    /// Puts the records of the elements satisfying `left` first (in element
-    /// order; the others follow in reverse order) and returns their count.
-    pub fn partition_records(&mut self, left: impl Fn(&Elem) -> bool) -> usize {
-        let (mut l, mut r) = (0, self.len());
-        for (pos, e) in self.elems.iter().enumerate() {
-            let rec = record(0.0, pos);
-            if left(e) {
-                self.recs[l] = rec;
-                l += 1;
-            } else {
-                r -= 1;
-                self.recs[r] = rec;
+    /// Partitions the elements (and carried triangles) in place so that
+    /// the `k` for which `left(element, position)` holds come first
+    /// (`left` must hold for exactly `k`; it sees each element once, at its
+    /// position before the pass).
+    ///
+    /// The elements on the wrong side of `k` are as many on the left as on
+    /// the right: one branch-free pass lists them (in `recs`, free once
+    /// the pivot is known), then they trade places pairwise, so each
+    /// element moves at most once.
+    #[inline(always)]
+    pub fn partition(&mut self, k: usize, left: impl Fn(&Elem, usize) -> bool) {
+        let (wrong_left, wrong_right) = self.recs.split_at_mut(k);
+        let (mut a, mut b) = (0, 0);
+        for (i, e) in self.elems[..k].iter().enumerate() {
+            wrong_left[a] = i as u64;
+            a += usize::from(!left(e, i));
+        }
+        for (i, e) in self.elems[k..].iter().enumerate() {
+            wrong_right[b] = i as u64;
+            b += usize::from(left(e, k + i));
+        }
+        debug_assert_eq!(a, b);
+        let pairs = wrong_left[..a.min(b)].iter().zip(&wrong_right[..a.min(b)]);
+        let (el, er) = self.elems.split_at_mut(k);
+        if self.tris.is_empty() {
+            for (&x, &y) in pairs {
+                core::mem::swap(&mut el[x as usize], &mut er[y as usize]);
+            }
+        } else {
+            let (tl, tr) = self.tris.split_at_mut(k);
+            for (&x, &y) in pairs {
+                core::mem::swap(&mut el[x as usize], &mut er[y as usize]);
+                core::mem::swap(&mut tl[x as usize], &mut tr[y as usize]);
             }
         }
-        l
-    }
-
-    /// Moves the elements (and carried triangles) into the order of the
-    /// records, visiting the first `k` with `left` and the others with
-    /// `right` as they move: one pass, each element moved once.
-    pub fn gather(&mut self, k: usize, mut left: impl FnMut(&Elem), mut right: impl FnMut(&Elem)) {
-        let (lr, rr) = self.recs.split_at(k);
-        let (la, ra) = self.alt.split_at_mut(k);
-        for (dst, &r) in la.iter_mut().zip(lr) {
-            let e = self.elems[position(r)];
-            *dst = e;
-            left(&e);
-        }
-        for (dst, &r) in ra.iter_mut().zip(rr) {
-            let e = self.elems[position(r)];
-            *dst = e;
-            right(&e);
-        }
-        if !self.tris.is_empty() {
-            for (dst, &r) in self.alt_tris.iter_mut().zip(self.recs.iter()) {
-                *dst = self.tris[position(r)];
-            }
-        }
-        core::mem::swap(&mut self.elems, &mut self.alt);
-        core::mem::swap(&mut self.tris, &mut self.alt_tris);
     }
 }
 
@@ -219,59 +205,63 @@ mod tests {
         (elems, tris)
     }
 
+    /// The pivot record splits off exactly the `k` lowest `(key,
+    /// position)` pairs, and the in-place partition puts them first,
+    /// carrying each element's triangle along and losing none: checked
+    /// against an independent sort, on keys with many ties and on keys
+    /// that are all equal.
     #[test]
-    fn select_gather_and_partition() {
+    fn pivot_and_partition_split_off_the_k_lowest() {
         let n = 257;
-        let key = |e: &Elem| e.m.offset[0];
-        for k in [1, 100, 128, 255, 256] {
-            let (mut elems, mut tris) = test_prims(n);
-            let (mut alt, mut alt_tris) = (vec![Elem::default(); n], tris.clone());
-            let (mut recs, mut order) = (vec![0u64; n], vec![0u32; n]);
-            let mut prims = Prims {
-                elems: &mut elems,
-                alt: &mut alt,
-                tris: &mut tris,
-                alt_tris: &mut alt_tris,
-                recs: &mut recs,
-                order: &mut order,
-            };
-            // Oracle: the (key, id) pairs sorted independently (the
-            // elements start in id order, so positions break ties as ids).
-            let mut sorted: Vec<(f64, u32)> = prims.elems.iter().map(|e| (key(e), e.id)).collect();
-            sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            prims.select_lowest(k, key);
-            let (mut seen_left, mut seen_right) = (Vec::new(), Vec::new());
-            prims.gather(k, |e| seen_left.push(e.id), |e| seen_right.push(e.id));
-            let mut low: Vec<(f64, u32)> =
-                prims.elems[..k].iter().map(|e| (key(e), e.id)).collect();
-            low.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            assert_eq!(low, sorted[..k], "k = {k}");
-            let ids: Vec<u32> = prims.elems.iter().map(|e| e.id).collect();
-            assert_eq!(seen_left, ids[..k]);
-            assert_eq!(seen_right, ids[k..]);
-            for (e, t) in prims.elems.iter().zip(prims.tris.iter()) {
-                assert_eq!(t.a.y, f64::from(e.id));
+        for all_equal in [false, true] {
+            let key = |e: &Elem| if all_equal { 1.5 } else { e.m.offset[0] };
+            for k in [1, 2, 100, 128, 255, 256] {
+                let (mut elems, mut tris) = test_prims(n);
+                let (mut recs, mut order) = (vec![0u64; n], vec![0u32; n]);
+                let mut prims = Prims {
+                    elems: &mut elems,
+                    tris: &mut tris,
+                    recs: &mut recs,
+                    order: &mut order,
+                };
+                // Oracle: the (key, id) pairs sorted independently (the
+                // elements start in id order, so positions break ties as
+                // ids).
+                let mut sorted: Vec<(f64, u32)> =
+                    prims.elems.iter().map(|e| (key(e), e.id)).collect();
+                sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                let pivot = prims.pivot_record(k, key);
+                prims.partition(k, |e, pos| record(key(e), pos) < pivot);
+                let mut low: Vec<(f64, u32)> =
+                    prims.elems[..k].iter().map(|e| (key(e), e.id)).collect();
+                low.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                assert_eq!(low, sorted[..k], "k = {k}");
+                for (e, t) in prims.elems.iter().zip(prims.tris.iter()) {
+                    assert_eq!(t.a.y, f64::from(e.id));
+                }
+                let mut all: Vec<u32> = prims.elems.iter().map(|e| e.id).collect();
+                all.sort();
+                assert_eq!(all, (0..n as u32).collect::<Vec<_>>());
+                assert_eq!(position(pivot), sorted[k].1 as usize);
             }
-            let mut all = ids.clone();
-            all.sort();
-            assert_eq!(all, (0..n as u32).collect::<Vec<_>>());
         }
-        // Partition by a predicate, without carried triangles.
+        // Partition by a predicate (the mean split), without carried
+        // triangles.
         let (mut elems, _) = test_prims(n);
-        let mut alt = vec![Elem::default(); n];
         let (mut recs, mut order) = (vec![0u64; n], vec![0u32; n]);
         let mut prims = Prims::<f64> {
             elems: &mut elems,
-            alt: &mut alt,
             tris: &mut [],
-            alt_tris: &mut [],
             recs: &mut recs,
             order: &mut order,
         };
-        let k = prims.partition_records(|e| key(e) < 0.0);
-        prims.gather(k, |e| assert!(key(e) < 0.0), |e| assert!(key(e) >= 0.0));
+        let key = |e: &Elem| e.m.offset[0];
+        let k = (0..n).filter(|i| (i * 7919) % 101 < 50).count();
+        prims.partition(k, |e, _| key(e) < 0.0);
         assert!(prims.elems[..k].iter().all(|e| key(e) < 0.0));
         assert!(prims.elems[k..].iter().all(|e| key(e) >= 0.0));
-        assert_eq!(k, (0..n).filter(|i| (i * 7919) % 101 < 50).count());
+        let mut all: Vec<u32> = prims.elems.iter().map(|e| e.id).collect();
+        all.sort();
+        assert_eq!(all, (0..n as u32).collect::<Vec<_>>());
     }
 }
