@@ -6,8 +6,8 @@
 //! a node's triangles are always one contiguous slice: no buffer is
 //! allocated per node. Each triangle's moments are computed once, so a
 //! node's continuous-PCA covariance is a sum (Eberly §6.1.3); a parent
-//! sums both children's moments, and lists their distinct vertices, in the
-//! one pass that moves its elements into the children's order. Volumes
+//! partitions its elements in place, then sums each child's moments and
+//! lists its distinct vertices in one pass over the child. Volumes
 //! fitted along principal axes (OBB, RSS) then need no triangles: the axes
 //! come from the sum and the extents from the listed vertices. A subtree over `n`
 //! triangles owns `2n - 1` node slots (the most a tree with non-empty leaves can
