@@ -21,7 +21,7 @@
 //! The binned-SAH split rule has a builder of its own (`crate::sah`).
 
 use crate::Node;
-use crate::partition::{Elem, Prims, record};
+use crate::partition::{Elem, Prims};
 use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
@@ -549,9 +549,7 @@ impl Builder {
         // been ordered in place by `split`.
         let axis = &cut.axis;
         match cut.left {
-            Left::BelowRecord(pivot) => {
-                prims.partition(k, |e, pos| record(key_along(axis, e), pos) < pivot)
-            }
+            Left::Ranked => prims.partition_ranked(k),
             Left::BelowKey(mean) => prims.partition(k, |e, _| key_along(axis, e) < mean),
             Left::Ordered => {}
         }
@@ -682,10 +680,11 @@ impl Builder {
             }
         }
         let k = n / 2;
+        prims.pivot_record(k, key);
         Cut {
             k,
             axis,
-            left: Left::BelowRecord(prims.pivot_record(k, key)),
+            left: Left::Ranked,
         }
     }
 }
@@ -701,9 +700,10 @@ struct Cut {
 
 /// Which elements go to the left part of a [`Cut`].
 enum Left {
-    /// Those whose record ([`record`]: key, then position in the node's
-    /// slice) is below this one: the `k` lowest (median split).
-    BelowRecord(u64),
+    /// The `k` whose records ([`record`]: key, then position in the
+    /// node's slice) were ranked lowest, as `recs` holds them (median
+    /// split, [`Prims::pivot_record`]).
+    Ranked,
     /// Those whose key is below this mean (mean split).
     BelowKey(f64),
     /// The elements are in place already (a node of two).

@@ -51,7 +51,6 @@ pub(crate) fn record(key: f64, pos: usize) -> u64 {
 }
 
 /// The position a record carries.
-#[cfg(test)]
 #[inline(always)]
 fn position(r: u64) -> usize {
     r as u32 as usize
@@ -109,6 +108,36 @@ impl<'a, T: Scalar> Prims<'a, T> {
     }
 
     /// Partitions the elements (and carried triangles) in place so that
+    /// the `k` whose records [`Self::pivot_record`] ranked lowest come
+    /// first, reading the ranked records only. After the selection
+    /// `recs[..k]` hold the positions of the left part, so those at `k` or
+    /// beyond are left elements on the wrong side, and those in `recs[k..]`
+    /// below `k` are right elements on the wrong side: one branch-free
+    /// pass over each half lists them (in place, each list never
+    /// overtaking its reading), and they trade places pairwise.
+    pub fn partition_ranked(&mut self, k: usize) {
+        let (ranked_left, ranked_right) = self.recs.split_at_mut(k);
+        let mut a = 0;
+        for j in 0..ranked_left.len() {
+            let pos = position(ranked_left[j]);
+            ranked_left[a] = pos as u64;
+            a += usize::from(pos >= k);
+        }
+        let mut b = 0;
+        for j in 0..ranked_right.len() {
+            let pos = position(ranked_right[j]);
+            ranked_right[b] = pos as u64;
+            b += usize::from(pos < k);
+        }
+        debug_assert_eq!(a, b);
+        let pairs = ranked_right[..b.min(a)]
+            .iter()
+            .zip(&ranked_left[..a.min(b)])
+            .map(|(&x, &y)| (x as usize, y as usize - k));
+        swap_pairs(self.elems, self.tris, k, pairs);
+    }
+
+    /// Partitions the elements (and carried triangles) in place so that
     /// the `k` for which `left(element, position)` holds come first
     /// (`left` must hold for exactly `k`; it sees each element once, at its
     /// position before the pass).
@@ -130,18 +159,33 @@ impl<'a, T: Scalar> Prims<'a, T> {
             b += usize::from(left(e, k + i));
         }
         debug_assert_eq!(a, b);
-        let pairs = wrong_left[..a.min(b)].iter().zip(&wrong_right[..a.min(b)]);
-        let (el, er) = self.elems.split_at_mut(k);
-        if self.tris.is_empty() {
-            for (&x, &y) in pairs {
-                core::mem::swap(&mut el[x as usize], &mut er[y as usize]);
-            }
-        } else {
-            let (tl, tr) = self.tris.split_at_mut(k);
-            for (&x, &y) in pairs {
-                core::mem::swap(&mut el[x as usize], &mut er[y as usize]);
-                core::mem::swap(&mut tl[x as usize], &mut tr[y as usize]);
-            }
+        let pairs = wrong_left[..a.min(b)]
+            .iter()
+            .zip(&wrong_right[..a.min(b)])
+            .map(|(&x, &y)| (x as usize, y as usize));
+        swap_pairs(self.elems, self.tris, k, pairs);
+    }
+}
+
+/// Swaps the elements (and carried triangles) at `x` and `k + y` for
+/// each pair `(x, y)`.
+#[inline(always)]
+fn swap_pairs<T: Scalar>(
+    elems: &mut [Elem],
+    tris: &mut [Triangle<T>],
+    k: usize,
+    pairs: impl Iterator<Item = (usize, usize)>,
+) {
+    let (el, er) = elems.split_at_mut(k);
+    if tris.is_empty() {
+        for (x, y) in pairs {
+            core::mem::swap(&mut el[x], &mut er[y]);
+        }
+    } else {
+        let (tl, tr) = tris.split_at_mut(k);
+        for (x, y) in pairs {
+            core::mem::swap(&mut el[x], &mut er[y]);
+            core::mem::swap(&mut tl[x], &mut tr[y]);
         }
     }
 }
@@ -206,7 +250,8 @@ mod tests {
     }
 
     /// The pivot record splits off exactly the `k` lowest `(key,
-    /// position)` pairs, and the in-place partition puts them first,
+    /// position)` pairs, and the in-place partitions (from the ranked
+    /// records, or by comparing with the pivot) put them first,
     /// carrying each element's triangle along and losing none: checked
     /// against an independent sort, on keys with many ties and on keys
     /// that are all equal.
@@ -215,7 +260,10 @@ mod tests {
         let n = 257;
         for all_equal in [false, true] {
             let key = |e: &Elem| if all_equal { 1.5 } else { e.m.offset[0] };
-            for k in [1, 2, 100, 128, 255, 256] {
+            for (k, ranked) in [1, 2, 100, 128, 255, 256]
+                .into_iter()
+                .flat_map(|k| [(k, false), (k, true)])
+            {
                 let (mut elems, mut tris) = test_prims(n);
                 let (mut recs, mut order) = (vec![0u64; n], vec![0u32; n]);
                 let mut prims = Prims {
@@ -231,7 +279,11 @@ mod tests {
                     prims.elems.iter().map(|e| (key(e), e.id)).collect();
                 sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 let pivot = prims.pivot_record(k, key);
-                prims.partition(k, |e, pos| record(key(e), pos) < pivot);
+                if ranked {
+                    prims.partition_ranked(k);
+                } else {
+                    prims.partition(k, |e, pos| record(key(e), pos) < pivot);
+                }
                 let mut low: Vec<(f64, u32)> =
                     prims.elems[..k].iter().map(|e| (key(e), e.id)).collect();
                 low.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
