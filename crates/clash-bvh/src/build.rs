@@ -22,6 +22,7 @@
 
 use crate::Node;
 use crate::partition::{Elem, Prims};
+use crate::prefault::prefault;
 use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
@@ -326,14 +327,16 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             |a, b| (a.0.inf(&b.0), a.1.sup(&b.1)),
         );
     let origin = Point3::from((lo.coords.map(T::to_f64) + hi.coords.map(T::to_f64)) * 0.5);
-    let mut elems: Vec<Elem> = (0..n)
+    let mut elems: Vec<Elem> = Vec::with_capacity(n);
+    prefault(elems.spare_capacity_mut());
+    (0..n)
         .into_par_iter()
         .map(|i| Elem {
             m: TriangleMoments::new(&corners.triangle(i)).about(&origin),
             id: i as u32,
             corners: corners.indices[i],
         })
-        .collect();
+        .collect_into_vec(&mut elems);
     let mut tris = if carry {
         corners.triangles()
     } else {
@@ -346,6 +349,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     // slot), and only written slots are read (see `assemble`). No pass
     // fills them beforehand.
     let mut slots: Box<[MaybeUninit<Node<B>>]> = Box::new_uninit_slice(2 * n - 1);
+    prefault(&mut slots);
     let shared = Shared {
         stamps: if lists {
             (0..corners.vertices.len())
@@ -395,10 +399,12 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         )?
     };
     drop((elems, tris, recs, corner_ids, shared));
-    let leaf_tris: Vec<Triangle<T>> = order
+    let mut leaf_tris: Vec<Triangle<T>> = Vec::with_capacity(n);
+    prefault(leaf_tris.spare_capacity_mut());
+    order
         .par_iter()
         .map(|&i| corners.triangle(i as usize))
-        .collect();
+        .collect_into_vec(&mut leaf_tris);
     Ok(Built {
         nodes: assemble(slots, used),
         tris: leaf_tris,

@@ -58,6 +58,7 @@ pub mod io;
 mod mesh;
 mod node;
 mod partition;
+mod prefault;
 mod ray;
 mod sah;
 mod self_collide;
