@@ -706,9 +706,9 @@ struct Cut {
 
 /// Which elements go to the left part of a [`Cut`].
 enum Left {
-    /// The `k` whose records ([`record`]: key, then position in the
-    /// node's slice) were ranked lowest, as `recs` holds them (median
-    /// split, [`Prims::pivot_record`]).
+    /// The `k` whose records ([`record`](crate::partition::record): key,
+    /// then position in the node's slice) were ranked lowest, as `recs`
+    /// holds them (median split, [`Prims::pivot_record`]).
     Ranked,
     /// Those whose key is below this mean (mean split).
     BelowKey(f64),

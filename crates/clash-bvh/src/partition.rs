@@ -143,9 +143,9 @@ impl<'a, T: Scalar> Prims<'a, T> {
     /// position before the pass).
     ///
     /// The elements on the wrong side of `k` are as many on the left as on
-    /// the right: one branch-free pass lists them (in `recs`, free once
-    /// the pivot is known), then they trade places pairwise, so each
-    /// element moves at most once.
+    /// the right: one branch-free pass lists them (in `recs`, used here as
+    /// scratch), then they trade places pairwise, so each element moves at
+    /// most once. The mean split's partition.
     #[inline(always)]
     pub fn partition(&mut self, k: usize, left: impl Fn(&Elem, usize) -> bool) {
         let (wrong_left, wrong_right) = self.recs.split_at_mut(k);
