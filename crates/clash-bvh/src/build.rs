@@ -23,6 +23,7 @@
 use crate::Node;
 use crate::partition::{Elem, Prims};
 use crate::prefault::prefault;
+use crate::recycle::recycle;
 use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
@@ -398,8 +399,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             &mut scratch,
         )?
     };
-    drop((elems, tris, recs, corner_ids, shared));
-    let mut leaf_tris: Vec<Triangle<T>> = Vec::with_capacity(n);
+    drop((tris, recs, corner_ids, shared));
+    // The leaf order is in `order`; the elements are dead, and their
+    // memory, mapped already, takes the leaf triangles when it can.
+    let mut leaf_tris: Vec<Triangle<T>> = recycle(elems, n);
     prefault(leaf_tris.spare_capacity_mut());
     order
         .par_iter()

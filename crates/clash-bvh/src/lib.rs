@@ -60,6 +60,7 @@ mod node;
 mod partition;
 mod prefault;
 mod ray;
+mod recycle;
 mod sah;
 mod self_collide;
 mod shape_query;
