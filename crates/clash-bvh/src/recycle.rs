@@ -51,10 +51,8 @@ pub(crate) fn recycle<A: Copy, B>(v: Vec<A>, n: usize) -> Vec<B> {
         unsafe { std::alloc::realloc(block, old, need) }
     };
     if ptr.is_null() {
-        // SAFETY: a failed `realloc` leaves `block` allocated with layout
-        // `old`, still owned here only.
-        unsafe { std::alloc::dealloc(block, old) };
-        return Vec::with_capacity(n);
+        // Out of memory, as `Vec` handles it.
+        std::alloc::handle_alloc_error(Layout::from_size_align(need, old.align()).unwrap_or(old));
     }
     // SAFETY: `ptr` is a block of the global allocator of `need =
     // size_of::<B>() * n` bytes, aligned as `A`, which is `B`'s alignment;
