@@ -23,7 +23,7 @@
 use crate::Node;
 use crate::partition::{Elem, Prims};
 use crate::prefault::prefault;
-use crate::recycle::recycle;
+use crate::recycle::{recyclable, recycle};
 use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
@@ -205,7 +205,12 @@ impl<T: Scalar> CornerSource<'_, T> {
     /// Triangle `id` of the mesh.
     #[inline]
     fn triangle(&self, id: usize) -> Triangle<T> {
-        let [a, b, c] = self.indices[id];
+        self.triangle_at(self.indices[id])
+    }
+
+    /// The triangle of the vertices at `corners`.
+    #[inline(always)]
+    fn triangle_at(&self, [a, b, c]: [u32; 3]) -> Triangle<T> {
         let v = self.vertices;
         Triangle::new(v[a as usize], v[b as usize], v[c as usize])
     }
@@ -345,6 +350,15 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     };
     let mut recs = vec![0u64; n];
     let mut order = vec![0u32; n];
+    // The tree keeps its triangles in leaf order. Carried triangles end up
+    // in that order by themselves. Large `f64` builds write them after the
+    // build into the dead elements' memory ([`recycle`]); other builds
+    // have each leaf write its own, while their corners are in cache, into
+    // a buffer mapped up front, which saves a gather pass over the mesh.
+    let gather = !carry && recyclable::<Elem, Triangle<T>>(elems.capacity(), n);
+    let at_leaves = !carry && !gather;
+    let mut leaf_buf: Vec<Triangle<T>> = Vec::with_capacity(if at_leaves { n } else { 0 });
+    prefault(leaf_buf.spare_capacity_mut());
     // Slots start uninitialised: each is written once, by the node that
     // owns it (a full tree, one triangle per leaf, the default, writes every
     // slot), and only written slots are read (see `assemble`). No pass
@@ -365,12 +379,15 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     };
     let mut corner_ids: Vec<u32> = vec![0; if lists { 3 * n } else { 0 }];
     let mut len = 0;
-    if lists {
-        for e in &elems {
+    // One pass over the elements: the root's moment sum and, when nodes
+    // fit along axes, its corner list.
+    let mut sum = MomentSum::default();
+    for e in &elems {
+        sum.add(&e.m);
+        if lists {
             shared.list(e, 0, &mut corner_ids, &mut len);
         }
     }
-    let sum = MomentSum::of(elems.iter().map(|e| e.m));
     let root_axes = match (&*elems, shared.lists) {
         (_, false) => None,
         ([e], true) => shared.lone_axes(e),
@@ -382,10 +399,15 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         tris: &mut tris,
         recs: &mut recs,
         order: &mut order,
+        leaf_tris: if at_leaves {
+            &mut leaf_buf.spare_capacity_mut()[..n]
+        } else {
+            &mut []
+        },
     };
     let root: B = builder.fit(&shared, &prims, root_axes, &corner_ids[..len], &mut scratch)?;
     let used = if builder.is_leaf(n, 0) {
-        builder.leaf(&mut slots[0], prims, root, 0)
+        builder.leaf(&shared, &mut slots[0], prims, root, 0)
     } else {
         builder.node(
             &shared,
@@ -399,15 +421,35 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             &mut scratch,
         )?
     };
-    drop((tris, recs, corner_ids, shared));
-    // The leaf order is in `order`; the elements are dead, and their
-    // memory, mapped already, takes the leaf triangles when it can.
-    let mut leaf_tris: Vec<Triangle<T>> = recycle(elems, n);
-    prefault(leaf_tris.spare_capacity_mut());
-    order
-        .par_iter()
-        .map(|&i| corners.triangle(i as usize))
-        .collect_into_vec(&mut leaf_tris);
+    drop((recs, corner_ids, shared));
+    let leaf_tris = if carry {
+        // Permuted with the elements: in leaf order.
+        drop(elems);
+        tris
+    } else if at_leaves {
+        drop(elems);
+        // SAFETY: the capacity is `n`, and every position below `n` was
+        // written: each call of `Builder::leaf` writes `leaf_tris[i]` for
+        // every position `i` of its slice, a node splits its slice between
+        // its children (`Prims::split_at`, which splits `leaf_tris` with
+        // the elements) and builds both before it returns `Ok`, and the
+        // root's slice is `[0, n)`; an error returns above. Exercised by
+        // every default build of fewer than about 350k triangles or in
+        // `f32`, e.g. `tests::leaf_triangles_are_the_mesh_triangles_in_leaf_order`.
+        unsafe { leaf_buf.set_len(n) };
+        leaf_buf
+    } else {
+        // The leaf order is in `order`; the elements are dead, and their
+        // memory, mapped already, takes the leaf triangles.
+        drop(tris);
+        let mut leaf_tris: Vec<Triangle<T>> = recycle(elems, n);
+        prefault(leaf_tris.spare_capacity_mut());
+        order
+            .par_iter()
+            .map(|&i| corners.triangle(i as usize))
+            .collect_into_vec(&mut leaf_tris);
+        leaf_tris
+    };
     Ok(Built {
         nodes: assemble(slots, used),
         tris: leaf_tris,
@@ -546,7 +588,7 @@ impl Builder {
     ) -> Result<usize, FitError> {
         let n = prims.len();
         if self.is_leaf(n, depth) {
-            return Ok(self.leaf(&mut slots[0], prims, bv, first));
+            return Ok(self.leaf(shared, &mut slots[0], prims, bv, first));
         }
         let cut = self.split(&bv, &mut prims);
         let k = cut.k;
@@ -609,14 +651,14 @@ impl Builder {
             // No closures on the sequential path: their captures would be
             // marshalled for every node; leaves are written directly.
             let l = if self.is_leaf(k, d) {
-                self.leaf(&mut left_slots[0], lp, lb, lf)
+                self.leaf(shared, &mut left_slots[0], lp, lb, lf)
             } else {
                 self.node(
                     shared, left_slots, left_slot, lp, lb, ls_ids, lf, d, scratch,
                 )?
             };
             let r = if self.is_leaf(n - k, d) {
-                self.leaf(&mut right_slots[0], rp, rb, rf)
+                self.leaf(shared, &mut right_slots[0], rp, rb, rf)
             } else {
                 self.node(
                     shared,
@@ -634,12 +676,15 @@ impl Builder {
         }
     }
 
-    /// Writes the leaf over `prims`, of volume `bv`, into `slot`, and its
-    /// triangles' ids into the leaf order; returns the number of nodes
+    /// Writes the leaf over `prims`, of volume `bv`, into `slot`, its
+    /// triangles' ids into the leaf order, and the triangles themselves
+    /// when the build collects them at the leaves (`prims.leaf_tris` not
+    /// empty, as long as the elements); returns the number of nodes
     /// written (one).
     #[inline]
     fn leaf<T: Scalar, B: BoundingVolume<T>>(
         &self,
+        shared: &Shared<'_, T>,
         slot: &mut MaybeUninit<Node<B>>,
         prims: Prims<'_, T>,
         bv: B,
@@ -647,6 +692,12 @@ impl Builder {
     ) -> usize {
         for (o, e) in prims.order.iter_mut().zip(prims.elems.iter()) {
             *o = e.id;
+        }
+        if !prims.leaf_tris.is_empty() {
+            assert_eq!(prims.leaf_tris.len(), prims.elems.len());
+            for (t, e) in prims.leaf_tris.iter_mut().zip(prims.elems.iter()) {
+                t.write(shared.source.triangle_at(e.corners));
+            }
         }
         slot.write(Node {
             bv,
@@ -847,5 +898,63 @@ mod tests {
             ids.sort_unstable();
             assert_eq!(ids, (0..n).collect::<Vec<_>>());
         }
+    }
+
+    /// The tree's triangles are the mesh's, in leaf order, however they
+    /// are collected: written by the leaves (default fits along axes, in
+    /// `f64` and `f32`, with leaves of several triangles, a depth limit,
+    /// mean splits, on one thread and on a pool of four), or carried
+    /// along with the elements (AABB and sphere trees, the tight fit).
+    /// The mesh has degenerate triangles and reused vertices, and is large
+    /// enough for the parallel top levels.
+    #[test]
+    fn leaf_triangles_are_the_mesh_triangles_in_leaf_order() {
+        use clash_bv::{Aabb, Rss, Sphere};
+        fn check<T: Scalar, B: BoundingVolume<T>>(vertices: &[Point3<T>], indices: &[[u32; 3]]) {
+            let source = CornerSource { vertices, indices };
+            for opts in [
+                BuildOptions::default(),
+                BuildOptions::default().with_max_leaf_size(3),
+                BuildOptions::default().with_max_depth(4),
+                BuildOptions::default()
+                    .with_split(SplitRule::Mean)
+                    .with_max_leaf_size(2),
+                BuildOptions::default().with_fit(FitQuality::Tight),
+            ] {
+                for threads in [1, 4] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let built = pool.install(|| build::<T, B>(source, &opts).unwrap());
+                    assert_eq!(built.tris.len(), indices.len(), "{opts:?}");
+                    for (pos, (t, &id)) in built.tris.iter().zip(&built.ids).enumerate() {
+                        assert_eq!(*t, source.triangle(id as usize), "{opts:?}: {pos}");
+                    }
+                }
+            }
+        }
+        let n = 3000u32;
+        let vertices: Vec<Point3<f64>> = (0..n + 2)
+            .map(|i| {
+                let t = f64::from(i) * 0.37;
+                Point3::new(t.cos() * (1.0 + 0.01 * t), t.sin(), 0.02 * t)
+            })
+            .collect();
+        // Strips of the spiral, every seventh and every eleventh triangle
+        // degenerate (a repeated corner).
+        let indices: Vec<[u32; 3]> = (0..n)
+            .map(|i| match (i % 7, i % 11) {
+                (0, _) => [i, i, i + 2],
+                (_, 0) => [i, i + 1, i + 1],
+                _ => [i, i + 1, i + 2],
+            })
+            .collect();
+        let v32: Vec<Point3<f32>> = vertices.iter().map(|p| p.cast()).collect();
+        check::<f64, Obb<f64>>(&vertices, &indices);
+        check::<f64, Rss<f64>>(&vertices, &indices);
+        check::<f32, Rss<f32>>(&v32, &indices);
+        check::<f64, Aabb<f64>>(&vertices, &indices);
+        check::<f32, Sphere<f32>>(&v32, &indices);
     }
 }

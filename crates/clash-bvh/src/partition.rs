@@ -2,6 +2,7 @@
 //! triangles stay one contiguous slice and no per-node buffer is allocated.
 
 use clash_math::{MomentsAbout, Scalar, Triangle};
+use core::mem::MaybeUninit;
 
 /// One triangle in the median/mean builder's working set: its moments
 /// about the mesh's origin (computed once per triangle; see
@@ -30,6 +31,10 @@ pub(crate) struct Prims<'a, T: Scalar> {
     /// Scratch: one rank record per element (see [`record`]).
     pub recs: &'a mut [u64],
     pub order: &'a mut [u32],
+    /// The leaf triangles, by position in the leaf order like `order`,
+    /// written by the leaves; empty when they are gathered after the build
+    /// (see `build::build`).
+    pub leaf_tris: &'a mut [MaybeUninit<Triangle<T>>],
 }
 
 /// The rank record of an element with split key `key` at position `pos`
@@ -69,18 +74,22 @@ impl<'a, T: Scalar> Prims<'a, T> {
         let (t0, t1) = self.tris.split_at_mut(kt);
         let (r0, r1) = self.recs.split_at_mut(k);
         let (o0, o1) = self.order.split_at_mut(k);
+        let kl = k.min(self.leaf_tris.len());
+        let (l0, l1) = self.leaf_tris.split_at_mut(kl);
         (
             Prims {
                 elems: e0,
                 tris: t0,
                 recs: r0,
                 order: o0,
+                leaf_tris: l0,
             },
             Prims {
                 elems: e1,
                 tris: t1,
                 recs: r1,
                 order: o1,
+                leaf_tris: l1,
             },
         )
     }
@@ -271,6 +280,7 @@ mod tests {
                     tris: &mut tris,
                     recs: &mut recs,
                     order: &mut order,
+                    leaf_tris: &mut [],
                 };
                 // Oracle: the (key, id) pairs sorted independently (the
                 // elements start in id order, so positions break ties as
@@ -306,6 +316,7 @@ mod tests {
             tris: &mut [],
             recs: &mut recs,
             order: &mut order,
+            leaf_tris: &mut [],
         };
         let key = |e: &Elem| e.m.offset[0];
         let k = (0..n).filter(|i| (i * 7919) % 101 < 50).count();

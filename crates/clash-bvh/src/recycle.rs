@@ -23,6 +23,21 @@ use core::mem::{ManuallyDrop, align_of, size_of};
 /// Buffers smaller than this are freed, not handed on (see the module doc).
 pub(crate) const MIN_BYTES: usize = 32 << 20;
 
+/// Whether [`recycle`] hands a vector of capacity `cap` of `A` on to `n`
+/// elements of `B` (else it frees it and allocates afresh).
+pub(crate) fn recyclable<A, B>(cap: usize, n: usize) -> bool {
+    let (size_a, size_b) = (size_of::<A>(), size_of::<B>());
+    let (Some(have), Some(need)) = (size_a.checked_mul(cap), size_b.checked_mul(n)) else {
+        return false;
+    };
+    have >= MIN_BYTES
+        && size_a > 0
+        && size_b > 0
+        && align_of::<A>() == align_of::<B>()
+        && need > 0
+        && need <= have
+}
+
 /// An empty vector with room for `n` elements of type `B`: exactly `n`, in
 /// the allocation of `v` (whose elements are discarded), when `v`'s
 /// allocation is at least [`MIN_BYTES`] and the layouts allow it (`A` and
@@ -30,21 +45,11 @@ pub(crate) const MIN_BYTES: usize = 32 << 20;
 /// elements of `B` fit in `v`'s capacity); otherwise `v` is freed and the
 /// vector is a fresh allocation.
 pub(crate) fn recycle<A: Copy, B>(v: Vec<A>, n: usize) -> Vec<B> {
-    let (size_a, size_b) = (size_of::<A>(), size_of::<B>());
     let cap = v.capacity();
-    let Some(need) = size_b.checked_mul(n) else {
+    let (Some(need), Ok(old)) = (size_of::<B>().checked_mul(n), Layout::array::<A>(cap)) else {
         return Vec::with_capacity(n);
     };
-    let fits = size_a * cap >= MIN_BYTES
-        && size_a > 0
-        && size_b > 0
-        && align_of::<A>() == align_of::<B>()
-        && need > 0
-        && need <= size_a * cap;
-    let Ok(old) = Layout::array::<A>(cap) else {
-        return Vec::with_capacity(n);
-    };
-    if !fits {
+    if !recyclable::<A, B>(cap, n) {
         return Vec::with_capacity(n);
     }
     // `A: Copy`, so no element needs dropping; the allocation is handed on.
@@ -98,6 +103,10 @@ mod tests {
             w.extend((0..n).map(|i| [i as f64; 9]));
             assert!(w.iter().enumerate().all(|(i, t)| t == &[i as f64; 9]));
         }
+        assert!(recyclable::<[u64; 12], [f64; 9]>(large, large));
+        assert!(!recyclable::<[u64; 12], [f64; 9]>(large - 2, large));
+        assert!(!recyclable::<[u64; 12], [f32; 9]>(large, large));
+        assert!(!recyclable::<[u64; 12], [f64; 9]>(usize::MAX, 1));
         // Same size: no `realloc` at all.
         let v: Vec<[f64; 12]> = vec![[1.0; 12]; large];
         let at = v.as_ptr() as usize;
