@@ -904,7 +904,7 @@ mod tests {
     /// are collected: written by the leaves (default fits along axes, in
     /// `f64` and `f32`, with leaves of several triangles, a depth limit,
     /// mean splits, on one thread and on a pool of four), or carried
-    /// along with the elements (AABB and sphere trees, the tight fit).
+    /// along with the elements (AABB and sphere trees, the tight fits).
     /// The mesh has degenerate triangles and reused vertices, and is large
     /// enough for the parallel top levels.
     #[test]
@@ -920,6 +920,7 @@ mod tests {
                     .with_split(SplitRule::Mean)
                     .with_max_leaf_size(2),
                 BuildOptions::default().with_fit(FitQuality::Tight),
+                BuildOptions::default().with_fit(FitQuality::TightAbove { min_triangles: 64 }),
             ] {
                 for threads in [1, 4] {
                     let pool = rayon::ThreadPoolBuilder::new()

@@ -9,7 +9,8 @@
 //! with `mremap`, keeping its mapped pages) saves a sixth of the fresh
 //! memory a build of a 1M-triangle mesh writes.
 //!
-//! Only large buffers are handed on: glibc serves an allocation of 32 MiB
+//! Only large buffers are handed on (smaller builds have their leaves
+//! write the triangles during the build, see `build.rs`): glibc serves an allocation of 32 MiB
 //! or more with a fresh mapping every time, but smaller ones from memory
 //! it reuses, as long as freeing its mapped blocks keeps raising its
 //! threshold for mapping (a block shrunk in place stays a mapping, and
