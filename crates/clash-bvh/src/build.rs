@@ -30,6 +30,7 @@ use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::sync::{Mutex, PoisonError};
 
 /// How a node's triangles are divided between its two children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,6 +241,11 @@ struct Shared<'a, T: Scalar> {
     /// Empty when no node fits along axes (`lists` false).
     stamps: Vec<AtomicU32>,
     lists: bool,
+    /// Fit scratch returned by finished subtrees that were forked off
+    /// (see [`Builder::node`]), for the next forked subtree to reuse
+    /// (mapped memory, of the size the fits there need) instead of
+    /// growing a fresh one.
+    spare: Mutex<Vec<FitScratch<T>>>,
 }
 
 impl<T: Scalar> Shared<'_, T> {
@@ -301,6 +307,15 @@ impl<T: Scalar> Shared<'_, T> {
     }
 }
 
+/// `n` zeros, in a buffer mapped in one call when it is fresh
+/// ([`prefault`]).
+fn zeroed<E: Copy + Default>(n: usize) -> Vec<E> {
+    let mut v = Vec::with_capacity(n);
+    prefault(v.spare_capacity_mut());
+    v.resize(n, E::default());
+    v
+}
+
 pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
@@ -348,8 +363,8 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     } else {
         Vec::new()
     };
-    let mut recs = vec![0u64; n];
-    let mut order = vec![0u32; n];
+    let mut recs = zeroed::<u64>(n);
+    let mut order = zeroed::<u32>(n);
     // The tree keeps its triangles in leaf order. Carried triangles end up
     // in that order by themselves. Large `f64` builds write them after the
     // build into the dead elements' memory ([`recycle`]); other builds
@@ -367,17 +382,21 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     prefault(&mut slots);
     let shared = Shared {
         stamps: if lists {
+            let mut stamps = Vec::with_capacity(corners.vertices.len());
+            prefault(stamps.spare_capacity_mut());
             (0..corners.vertices.len())
                 .into_par_iter()
                 .map(|_| AtomicU32::new(u32::MAX))
-                .collect()
+                .collect_into_vec(&mut stamps);
+            stamps
         } else {
             Vec::new()
         },
         source: corners,
         lists,
+        spare: Mutex::new(Vec::new()),
     };
-    let mut corner_ids: Vec<u32> = vec![0; if lists { 3 * n } else { 0 }];
+    let mut corner_ids: Vec<u32> = zeroed(if lists { 3 * n } else { 0 });
     let mut len = 0;
     // One pass over the elements: the root's moment sum and, when nodes
     // fit along axes, its corner list.
@@ -634,7 +653,10 @@ impl Builder {
         let (left_slot, d) = (slot_base + 1, depth + 1);
         if n >= PARALLEL_THRESHOLD {
             // The left subtree keeps this thread's scratch; the right one,
-            // which may run on another thread, starts its own.
+            // which may run on another thread, takes a spare one (a
+            // finished forked subtree's) or starts its own, and leaves it
+            // as a spare. The scratch holds no state between fits, so the
+            // tree does not depend on which one a subtree gets.
             let (l, r) = rayon::join(
                 move || {
                     self.node(
@@ -642,8 +664,21 @@ impl Builder {
                     )
                 },
                 move || {
-                    let own = &mut FitScratch::new();
-                    self.node(shared, right_slots, right_slot, rp, rb, rs_ids, rf, d, own)
+                    let spare = || shared.spare.lock().unwrap_or_else(PoisonError::into_inner);
+                    let mut own = spare().pop().unwrap_or_default();
+                    let r = self.node(
+                        shared,
+                        right_slots,
+                        right_slot,
+                        rp,
+                        rb,
+                        rs_ids,
+                        rf,
+                        d,
+                        &mut own,
+                    );
+                    spare().push(own);
+                    r
                 },
             );
             Ok(1 + l? + r?)
