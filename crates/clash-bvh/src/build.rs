@@ -382,13 +382,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     prefault(&mut slots);
     let shared = Shared {
         stamps: if lists {
-            let mut stamps = Vec::with_capacity(corners.vertices.len());
-            prefault(stamps.spare_capacity_mut());
             (0..corners.vertices.len())
                 .into_par_iter()
                 .map(|_| AtomicU32::new(u32::MAX))
-                .collect_into_vec(&mut stamps);
-            stamps
+                .collect()
         } else {
             Vec::new()
         },
