@@ -15,12 +15,12 @@
 use core::mem::{MaybeUninit, size_of_val};
 
 /// Buffers smaller than this are left to fault in page by page. A page
-/// fault costs about 1.4 µs more than mapping the page in a batch on the
+/// fault costs about 0.8 µs more than mapping the page in a batch on the
 /// virtual machine of `docs/benchmarks.md` (a 56k-triangle build's first
-/// run: 38 ms with its large buffers mapped in one call each, 43 ms
-/// without), so the batch pays from a few pages up; the rank records, leaf
-/// order and corner lists of such a build (0.2–0.7 MB) took it too at
-/// 64 KiB (first builds 1.8% faster).
+/// run: 38 ms with its 24 MB of large buffers mapped in one call each, 43
+/// ms without), so the batch pays from a few pages up; with the rank
+/// records, leaf order and corner lists of such a build (0.2–0.7 MB)
+/// mapped too, from 64 KiB, its first builds were about 1.8% faster.
 const MIN_BYTES: usize = 64 << 10;
 
 /// Maps the whole pages inside `buf` for writing (see the module doc);
