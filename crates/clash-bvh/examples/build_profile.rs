@@ -1,5 +1,7 @@
 //! Build-time profiling aid: builds OBB or RSS trees of a mesh on one
-//! thread, over and over, and prints the fastest and median build times.
+//! thread, over and over, and prints the fastest and median build times
+//! and the first one (the process's first build maps all its memory
+//! afresh).
 //!
 //! `cargo run --release -p clash-bvh --example build_profile [MESH.stl|ellipsoid] [obb|rss|sah] [REPEATS]`
 //!

@@ -32,8 +32,8 @@ pub(crate) struct Prims<'a, T: Scalar> {
     pub recs: &'a mut [u64],
     pub order: &'a mut [u32],
     /// The leaf triangles, by position in the leaf order like `order`,
-    /// written by the leaves; empty when they are gathered after the build
-    /// (see `build::build`).
+    /// written by the leaves; empty when the build carries the triangles
+    /// along or gathers them after the build (see `build::build`).
     pub leaf_tris: &'a mut [MaybeUninit<Triangle<T>>],
 }
 
