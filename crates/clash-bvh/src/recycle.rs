@@ -10,13 +10,13 @@
 //! memory a build of a 1M-triangle mesh writes.
 //!
 //! Only large buffers are handed on (smaller builds have their leaves
-//! write the triangles during the build, see `build.rs`): glibc serves an allocation of 32 MiB
-//! or more with a fresh mapping every time, but smaller ones from memory
-//! it reuses, as long as freeing its mapped blocks keeps raising its
-//! threshold for mapping (a block shrunk in place stays a mapping, and
-//! freeing it lowered that threshold: the 174k-triangle mesh's working
-//! elements, 17 MB, were then mapped afresh on every build, 5% slower
-//! builds, measured).
+//! write the triangles during the build, see `build.rs`): glibc serves
+//! an allocation of 32 MiB or more with a fresh mapping every time, but
+//! smaller ones from memory it reuses, as long as freeing its mapped
+//! blocks keeps raising its threshold for mapping (a block shrunk in
+//! place stays a mapping, and freeing it lowered that threshold: the
+//! 174k-triangle mesh's working elements, 17 MB, were then mapped afresh
+//! on every build, 5% slower builds, measured).
 
 use core::alloc::Layout;
 use core::mem::{ManuallyDrop, align_of, size_of};
