@@ -662,19 +662,9 @@ impl Builder {
                 },
                 move || {
                     let spare = || shared.spare.lock().unwrap_or_else(PoisonError::into_inner);
-                    let mut own = spare().pop().unwrap_or_default();
-                    let r = self.node(
-                        shared,
-                        right_slots,
-                        right_slot,
-                        rp,
-                        rb,
-                        rs_ids,
-                        rf,
-                        d,
-                        &mut own,
-                    );
-                    spare().push(own);
+                    let own = &mut spare().pop().unwrap_or_default();
+                    let r = self.node(shared, right_slots, right_slot, rp, rb, rs_ids, rf, d, own);
+                    spare().push(core::mem::take(own));
                     r
                 },
             );
@@ -876,6 +866,20 @@ mod tests {
     use super::*;
     use clash_bv::Obb;
 
+    /// Tree shapes of the median/mean builder: the default (one triangle
+    /// per leaf), leaves of up to three triangles, depth at most
+    /// `max_depth`, mean splits with leaves of up to two.
+    fn shapes(max_depth: u32) -> [BuildOptions; 4] {
+        [
+            BuildOptions::default(),
+            BuildOptions::default().with_max_leaf_size(3),
+            BuildOptions::default().with_max_depth(max_depth),
+            BuildOptions::default()
+                .with_split(SplitRule::Mean)
+                .with_max_leaf_size(2),
+        ]
+    }
+
     /// Trees assembled from their slots: the full tree of one triangle per
     /// leaf (every slot written) and trees with leaves of several
     /// triangles or a depth limit (unused slots skipped) are in preorder
@@ -895,14 +899,7 @@ mod tests {
             vertices: &vertices,
             indices: &indices,
         };
-        for opts in [
-            BuildOptions::default(),
-            BuildOptions::default().with_max_leaf_size(3),
-            BuildOptions::default().with_max_depth(3),
-            BuildOptions::default()
-                .with_split(SplitRule::Mean)
-                .with_max_leaf_size(2),
-        ] {
+        for opts in shapes(3) {
             let built = build::<f64, Obb<f64>>(source, &opts).unwrap();
             let nodes = &built.nodes;
             // Walk: each internal node's left child follows it, and its
@@ -944,16 +941,11 @@ mod tests {
         use clash_bv::{Aabb, Rss, Sphere};
         fn check<T: Scalar, B: BoundingVolume<T>>(vertices: &[Point3<T>], indices: &[[u32; 3]]) {
             let source = CornerSource { vertices, indices };
-            for opts in [
-                BuildOptions::default(),
-                BuildOptions::default().with_max_leaf_size(3),
-                BuildOptions::default().with_max_depth(4),
-                BuildOptions::default()
-                    .with_split(SplitRule::Mean)
-                    .with_max_leaf_size(2),
+            let tight = [
                 BuildOptions::default().with_fit(FitQuality::Tight),
                 BuildOptions::default().with_fit(FitQuality::TightAbove { min_triangles: 64 }),
-            ] {
+            ];
+            for opts in shapes(4).into_iter().chain(tight) {
                 for threads in [1, 4] {
                     let pool = rayon::ThreadPoolBuilder::new()
                         .num_threads(threads)
