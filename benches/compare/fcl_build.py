@@ -1,6 +1,9 @@
 """Time python-fcl's OBBRSS BVHModel build of a mesh (loaded with trimesh,
 which merges duplicate vertices), the fastest of --repeat builds, for the
-build ratio against `clash build ... --threads 1`.
+build ratio against `clash build ... --threads 1`; with `--coal`, coal's
+OBBRSS build of the same arrays too, and with `--coal-cpp` coal's C++
+builds of OBB, RSS and OBBRSS trees (`coal_build.cpp`, like for like with
+clash's OBB and RSS trees; python-fcl offers only OBBRSS models).
 
     benches/compare/.venv/bin/python benches/compare/fcl_build.py ../shared/meshes/bunny.stl
     benches/compare/.venv/bin/python benches/compare/fcl_build.py ellipsoid
@@ -10,11 +13,14 @@ build ratio against `clash build ... --threads 1`.
 (the poles' repeated vertices merged).
 """
 import argparse, time
-import fcl, numpy as np, trimesh
+import coal, fcl, numpy as np, trimesh
 
 ap = argparse.ArgumentParser()
 ap.add_argument("mesh")
 ap.add_argument("--repeat", type=int, default=3)
+ap.add_argument("--coal", action="store_true", help="also time coal's OBBRSS build (coal.BVHModelOBBRSS)")
+ap.add_argument("--coal-cpp", action="store_true",
+                help="also time coal's own C++ OBB, RSS and OBBRSS builds (coal_build.cpp, compiled on first use)")
 args = ap.parse_args()
 if args.mesh == "ellipsoid":
     rings, segments = 500, 1000
@@ -39,16 +45,51 @@ else:
     m = trimesh.load(args.mesh)
 V = np.asarray(m.vertices, dtype=np.float64)
 F = np.asarray(m.faces, dtype=np.int32)
-best = None
-for _ in range(args.repeat):
-    t0 = time.perf_counter()
+
+
+def fcl_build():
     b = fcl.BVHModel()
     b.beginModel(len(V), len(F))
     b.addSubModel(V, F)
     b.endModel()
-    dt = time.perf_counter() - t0
-    # The build alone: the model is freed after the clock stops (as
-    # build_profile drops its trees), not inside the next build's timing.
-    del b
-    best = dt if best is None else min(best, dt)
-print(f"FCL OBBRSS build of {len(F)} triangles ({len(V)} vertices): {best * 1e3:.0f} ms (fastest of {args.repeat})")
+    return b
+
+
+def coal_build():
+    b = coal.BVHModelOBBRSS()
+    b.beginModel(len(F), len(V))
+    b.addVertices(V)
+    b.addTriangles(F)
+    b.endModel()
+    return b
+
+
+for name, build in [("FCL", fcl_build), ("coal", coal_build)][: 2 if args.coal else 1]:
+    best = None
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        b = build()
+        dt = time.perf_counter() - t0
+        # The build alone: the model is freed after the clock stops (as
+        # build_profile drops its trees), not inside the next build's timing.
+        del b
+        best = dt if best is None else min(best, dt)
+    print(f"{name} OBBRSS build of {len(F)} triangles ({len(V)} vertices): {best * 1e3:.0f} ms (fastest of {args.repeat})")
+
+if args.coal_cpp:
+    import os, subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    prefix = os.path.join(os.path.dirname(coal.__file__), "..", "cmeel.prefix")
+    prefix = os.path.realpath(prefix)
+    exe = os.path.join(here, "out", "coal_build")
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    src = os.path.join(here, "coal_build.cpp")
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        subprocess.run(["g++", "-O2", "-std=c++17", "-DNDEBUG", f"-I{prefix}/include", "-I/usr/include/eigen3",
+                        src, f"-L{prefix}/lib", "-lcoal", f"-Wl,-rpath,{prefix}/lib", "-o", exe], check=True)
+    dump = os.path.join(here, "out", "mesh.bin")
+    with open(dump, "wb") as f:
+        f.write(np.array([len(V), len(F)], dtype=np.uint64).tobytes())
+        f.write(np.ascontiguousarray(V, dtype=np.float64).tobytes())
+        f.write(np.ascontiguousarray(F, dtype=np.int32).tobytes())
+    subprocess.run([exe, dump, str(args.repeat)], check=True)
