@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Any-contact collision and distance on one large mesh against itself:
-the `clash` command (one thread) against python-fcl (OBBRSS), on the same
-pose files, with the time per query of each and the agreement.
+the `clash` command (one thread) against python-fcl and coal (OBBRSS
+models, from Python), on the same pose files, with the time per query of
+each and the agreement.
 
     benches/compare/.venv/bin/python benches/compare/large_mesh.py \
         [--mesh ../shared/meshes/bunny.stl] [--clash target/release/clash]
@@ -11,11 +12,11 @@ by 1.2 half-diagonals in a random direction (about 40% collide). Distance
 poses: rotated at random and shifted by 1.2 to 2 mesh sizes (separated).
 Any-contact runs twice for clash: OBB trees with the default fit, and with
 the tight fit on nodes of 128 triangles or more (`--tight-above 128`).
-Timings are the fastest of `--repeat` runs; FCL's include the Python call
-(about 1 µs, measured and printed)."""
+Timings are the fastest of `--repeat` runs; FCL's and coal's include the
+Python call (about 1 µs, measured and printed)."""
 import argparse, json, os, subprocess, sys, time
 import numpy as np
-import fcl, trimesh
+import coal, fcl, trimesh
 
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.abspath(os.path.join(here, "..", ".."))
@@ -108,6 +109,32 @@ b1 = fcl.CollisionObject(fcl.Box(1e-3, 1e-3, 1e-3), fcl.Transform())
 b2 = fcl.CollisionObject(fcl.Box(1e-3, 1e-3, 1e-3), fcl.Transform(np.array([1.0, 0.0, 0.0])))
 overhead, _ = timed(lambda o: fcl.collide(b1, o, creq, fcl.CollisionResult()), [b2] * 10000)
 
+# coal, the same models (OBBRSS) and poses.
+def coal_model():
+    m = coal.BVHModelOBBRSS()
+    m.beginModel(len(F), len(V))
+    m.addVertices(V)
+    m.addTriangles(F)
+    m.endModel()
+    return m
+
+ga, gb, I = coal_model(), coal_model(), coal.Transform3s()
+coal_tfs = lambda poses: [coal.Transform3s(R.copy(), np.asarray(t, dtype=np.float64).copy()) for R, t in poses]
+ccreq = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
+cdreq = coal.DistanceRequest()
+
+def coal_collide(tf):
+    res = coal.CollisionResult()
+    coal.collide(ga, I, gb, tf, ccreq, res)
+    return bool(res.isCollision())
+
+coal_c, coal_hits = timed(coal_collide, coal_tfs(collide_poses))
+coal_d, coal_dist = timed(lambda tf: float(coal.distance(ga, I, gb, tf, cdreq, coal.DistanceResult())),
+                          coal_tfs(distance_poses))
+cb = coal.Box(1e-3, 1e-3, 1e-3)
+cb2 = coal.Transform3s(np.eye(3), np.array([1.0, 0.0, 0.0]))
+coal_overhead, _ = timed(lambda tf: coal.collide(cb, I, cb, tf, ccreq, coal.CollisionResult()), [cb2] * 10000)
+
 cl_c, cl_hits = clash("collide", cpath, ["--any"])
 cl_t, cl_t_hits = clash("collide", cpath, ["--any", "--tight-above", "128"])
 cl_d, cl_dist = clash("distance", dpath, ["--bv", "rss"])
@@ -130,3 +157,10 @@ print(f"any-contact, same poses, clash OBB f64 with --tight-above 128: {cl_t / n
 print(f"distance, {nd} separated poses: clash RSS f64 {cl_d / nd * 1e3:.3f} ms, FCL {fcl_d / nd * 1e3:.3f} ms "
       f"per query -> clash {fcl_d / cl_d:.2f}x; largest difference {worst_d:.1e} of the mesh size")
 print(f"python call overhead (FCL, two tiny boxes): {overhead / 10000 * 1e6:.2f} us")
+coal_net = coal_c - coal_overhead / 10000 * nc
+agree_coal = sum(1 for a, b in zip(coal_hits, cl_hits) if a == b["collide"])
+worst_coal = max(abs(a - b["distance"]) for a, b in zip(coal_dist, cl_dist)) / scale
+print(f"coal, same poses: any-contact {coal_c / nc * 1e6:.2f} us per pose -> clash {coal_c / cl_c:.2f}x "
+      f"({coal_net / cl_c:.2f}x net of the Python call, {coal_overhead / 10000 * 1e6:.2f} us); agree on {agree_coal}/{nc}; "
+      f"distance {coal_d / nd * 1e3:.3f} ms per query -> clash {coal_d / cl_d:.2f}x; "
+      f"largest difference {worst_coal:.1e} of the mesh size")
