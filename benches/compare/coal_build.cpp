@@ -1,10 +1,12 @@
 // coal's own C++ builds of one mesh, like for like with clash's: BVHModel<OBB>
 // (against clash's OBB tree), BVHModel<RSS> (against clash's RSS tree) and
 // BVHModel<OBBRSS> (what python-fcl and coal's Python models build). Reads the
-// arrays fcl_build.py writes with --dump (trimesh's merged vertices), so every
-// tool builds the same vertices and triangles. Built and run by
-// `fcl_build.py --coal-cpp`; compiled against the headers and libcoal.so of the
-// coal wheel in .venv (cmeel.prefix) and Debian's Eigen headers.
+// arrays `fcl_build.py --coal-cpp` writes to out/mesh.bin (vertex and triangle
+// counts as u64, then the vertices as f64 triples and the triangles as i32
+// triples; trimesh's merged vertices), so every tool builds the same vertices
+// and triangles. Compiled and run by `fcl_build.py --coal-cpp`, against the
+// headers and libcoal.so of the coal wheel in .venv (cmeel.prefix) and
+// Debian's Eigen headers.
 //
 //     coal_build MESH.bin REPEAT
 #include <coal/BVH/BVH_model.h>

@@ -74,13 +74,20 @@ for name, build in [("FCL", fcl_build), ("coal", coal_build)][: 2 if args.coal e
         # build_profile drops its trees), not inside the next build's timing.
         del b
         best = dt if best is None else min(best, dt)
-    print(f"{name} OBBRSS build of {len(F)} triangles ({len(V)} vertices): {best * 1e3:.0f} ms (fastest of {args.repeat})")
+    print(f"{name} OBBRSS build of {len(F)} triangles ({len(V)} vertices): {best * 1e3:.0f} ms (fastest of {args.repeat})", flush=True)
 
 if args.coal_cpp:
-    import os, subprocess
+    import os, subprocess, sys
     here = os.path.dirname(os.path.abspath(__file__))
-    prefix = os.path.join(os.path.dirname(coal.__file__), "..", "cmeel.prefix")
-    prefix = os.path.realpath(prefix)
+    # The wheel's install prefix: the `cmeel.prefix` directory that holds
+    # the coal package (lib/python3.X/site-packages/coal), its headers and
+    # libcoal.so.
+    prefix = os.path.realpath(coal.__file__)
+    while os.path.basename(prefix) != "cmeel.prefix":
+        parent = os.path.dirname(prefix)
+        if parent == prefix:
+            sys.exit("coal's cmeel.prefix not found above " + coal.__file__)
+        prefix = parent
     exe = os.path.join(here, "out", "coal_build")
     os.makedirs(os.path.dirname(exe), exist_ok=True)
     src = os.path.join(here, "coal_build.cpp")
