@@ -13,7 +13,8 @@ clash's OBB and RSS trees; python-fcl offers only OBBRSS models).
 (the poles' repeated vertices merged).
 """
 import argparse, time
-import coal, fcl, numpy as np, trimesh
+import coal, numpy as np, trimesh
+from peer_models import coal_obbrss, fcl_obbrss
 
 ap = argparse.ArgumentParser()
 ap.add_argument("mesh")
@@ -47,28 +48,11 @@ V = np.asarray(m.vertices, dtype=np.float64)
 F = np.asarray(m.faces, dtype=np.int32)
 
 
-def fcl_build():
-    b = fcl.BVHModel()
-    b.beginModel(len(V), len(F))
-    b.addSubModel(V, F)
-    b.endModel()
-    return b
-
-
-def coal_build():
-    b = coal.BVHModelOBBRSS()
-    b.beginModel(len(F), len(V))
-    b.addVertices(V)
-    b.addTriangles(F)
-    b.endModel()
-    return b
-
-
-for name, build in [("FCL", fcl_build), ("coal", coal_build)][: 2 if args.coal else 1]:
+for name, build in [("FCL", fcl_obbrss), ("coal", coal_obbrss)][: 2 if args.coal else 1]:
     best = None
     for _ in range(args.repeat):
         t0 = time.perf_counter()
-        b = build()
+        b = build(V, F)
         dt = time.perf_counter() - t0
         # The build alone: the model is freed after the clock stops (as
         # build_profile drops its trees), not inside the next build's timing.

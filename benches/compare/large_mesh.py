@@ -17,6 +17,7 @@ Python call (about 1 µs, measured and printed)."""
 import argparse, json, os, subprocess, sys, time
 import numpy as np
 import coal, fcl, trimesh
+from peer_models import coal_obbrss, fcl_obbrss
 
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.abspath(os.path.join(here, "..", ".."))
@@ -76,17 +77,10 @@ def clash(cmd, poses_path, extra):
         lines = [json.loads(l) for l in p.stdout.splitlines()]
     return best, lines
 
-def model():
-    m = fcl.BVHModel()
-    m.beginModel(len(V), len(F))
-    m.addSubModel(V, F)
-    m.endModel()
-    return m
-
 t0 = time.perf_counter()
-fa = model()
+fa = fcl_obbrss(V, F)
 fcl_build = time.perf_counter() - t0
-fb = model()
+fb = fcl_obbrss(V, F)
 oa = fcl.CollisionObject(fa, fcl.Transform())
 
 def fcl_objects(poses):
@@ -110,15 +104,7 @@ b2 = fcl.CollisionObject(fcl.Box(1e-3, 1e-3, 1e-3), fcl.Transform(np.array([1.0,
 overhead, _ = timed(lambda o: fcl.collide(b1, o, creq, fcl.CollisionResult()), [b2] * 10000)
 
 # coal, the same models (OBBRSS) and poses.
-def coal_model():
-    m = coal.BVHModelOBBRSS()
-    m.beginModel(len(F), len(V))
-    m.addVertices(V)
-    m.addTriangles(F)
-    m.endModel()
-    return m
-
-ga, gb, I = coal_model(), coal_model(), coal.Transform3s()
+ga, gb, I = coal_obbrss(V, F), coal_obbrss(V, F), coal.Transform3s()
 coal_tfs = lambda poses: [coal.Transform3s(R.copy(), np.asarray(t, dtype=np.float64).copy()) for R, t in poses]
 ccreq = coal.CollisionRequest(coal.CollisionRequestFlag.NO_REQUEST, 1)
 cdreq = coal.DistanceRequest()
