@@ -1,6 +1,8 @@
 //! Capsules (sphere-swept segments), RTCD §4.5.1; fit in [`crate::capsule_fit`].
 use crate::obb_fit::any_orthogonal;
-use crate::segment_segment::{point_segment_distance, segment_segment_distance};
+use crate::segment_segment::{
+    point_segment_distance, segment_distance_excess, segment_segment_distance,
+};
 use crate::{Aabb, BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Segment, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
@@ -99,9 +101,20 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
         point_segment_distance(p, &self.segment) <= self.radius
     }
 
-    /// Segment distance against the radius sum (RTCD §4.5.1).
+    /// Segment distance against the radius sum (RTCD §4.5.1), less a bound
+    /// on its rounding (`core_distance_lower_bound`): conservative, so
+    /// that capsules which touch (thin ones about crossing segments, or
+    /// ones that meet exactly at a point their radius reaches) are never
+    /// reported apart.
     fn overlaps(&self, other: &Self) -> bool {
-        segment_segment_distance(&self.segment, &other.segment) <= self.radius + other.radius
+        self.core_distance_lower_bound(other) <= self.radius + other.radius
+    }
+
+    /// [`Self::overlaps`] with `other` placed by the pose's matrix, as
+    /// trees place the other tree's triangles.
+    #[inline]
+    fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
+        self.overlaps(&other.placed(pose))
     }
 
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
@@ -131,8 +144,9 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
         T::TWO * T::pi() * r * (self.segment.length() + T::TWO * r)
     }
 
+    /// [`Capsule::distance`] less a bound on its rounding, clamped at 0.
     fn distance_lower_bound(&self, other: &Self) -> Option<T> {
-        Some(self.distance(other))
+        Some((self.core_distance_lower_bound(other) - self.radius - other.radius).max_of(T::ZERO))
     }
 
     fn aabb(&self) -> Aabb<T> {
@@ -163,10 +177,106 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
 }
 
 impl<T: Scalar> Capsule<T> {
+    /// A lower bound on the distance of the two core segments (0 when they
+    /// meet), less the rounding of the radii. The distance is computed in
+    /// `f64` whatever `T` (an `f32` segment converts exactly), less the
+    /// bound on its excess (`segment_distance_excess`, which covers nearly
+    /// parallel cores: `2√ε` of their lengths at worst, so `f64`'s `ε`
+    /// keeps `f32` capsules tight), then converted back and lowered by
+    /// `64ε` of `T` of the magnitudes (the conversion and the radii). The
+    /// overlap test and the distance bound compare this with the radius
+    /// sum.
+    fn core_distance_lower_bound(&self, other: &Self) -> T {
+        let wide = |s: &Segment<T>| Segment::new(s.a.map(T::to_f64), s.b.map(T::to_f64));
+        let (a, b) = (wide(&self.segment), wide(&other.segment));
+        let d = segment_segment_distance(&a, &b);
+        let lower = T::lit(d - segment_distance_excess(&a, &b, d));
+        lower - (lower.abs() + self.radius + other.radius) * (T::EPSILON * T::lit(64.0))
+    }
+
+    /// The capsule with its segment's ends placed by `pose`'s matrix.
+    fn placed(&self, pose: &crate::RelativePose<T>) -> Self {
+        Self {
+            segment: Segment::new(
+                pose.transform_point(&self.segment.a),
+                pose.transform_point(&self.segment.b),
+            ),
+            radius: self.radius,
+        }
+    }
+
     fn contains_capsule(&self, other: &Self) -> bool {
         let need = point_segment_distance(&other.segment.a, &self.segment)
             .max_of(point_segment_distance(&other.segment.b, &self.segment))
             + other.radius;
         need <= self.radius
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Segments that cross exactly (both pass through the grid point `p`:
+    /// `p - a w` to `p + b w` holds `p`, every coordinate exact), at angles
+    /// down to `2^-50`, as zero-radius capsules: the overlap test must say
+    /// they touch, and the distance bound must be 0, in `f64` and `f32`
+    /// (with `f32`'s grid kept within its 24 bits). Before the allowance,
+    /// crossings at any angle were reported apart (the computed distance is
+    /// a few ulps, the radii 0), and at angles below `√ε` by up to
+    /// `L √ε`.
+    fn crossings<T: Scalar>(finest: i32) -> usize {
+        let mut checked = 0;
+        let grid = |k: i32| T::lit(f64::from(k) / 8.0);
+        let dirs = [[3, 1, 0], [1, 2, -2], [-4, 1, 3], [2, -3, -1], [1, 0, 0]];
+        let bumps = [[0, 1, 0], [0, 0, 1], [1, -1, 1]];
+        for (i, d) in dirs.iter().enumerate() {
+            let w = Vector3::new(grid(d[0]), grid(d[1]), grid(d[2]));
+            let p = Point3::new(grid(3 * i as i32 - 5), grid(7), grid(-2 * i as i32));
+            for e in bumps {
+                for k in (4..=finest).step_by(3) {
+                    let delta = T::lit((0.5f64).powi(k));
+                    let w2 = w + Vector3::new(grid(e[0]), grid(e[1]), grid(e[2])) * delta;
+                    for (a, b) in [(1, 1), (1, 3), (4, 1)] {
+                        let (a, b) = (T::lit(f64::from(a)), T::lit(f64::from(b)));
+                        let c1 = Capsule::new(p - w * a, p + w * b, T::ZERO);
+                        let c2 = Capsule::new(p - w2 * b, p + w2 * a, T::ZERO);
+                        for (x, y) in [(&c1, &c2), (&c2, &c1)] {
+                            assert!(
+                                x.overlaps(y),
+                                "{}: crossing at 2^-{k} apart: {x:?} {y:?}",
+                                T::NAME
+                            );
+                            assert_eq!(x.distance_lower_bound(y), Some(T::ZERO));
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn nearly_parallel_crossing_segments_overlap() {
+        assert!(crossings::<f64>(50) > 0);
+        assert!(crossings::<f32>(16) > 0);
+    }
+
+    /// The allowance is a rounding bound, not a margin: capsules clearly
+    /// apart stay apart.
+    #[test]
+    fn separated_capsules_stay_apart() {
+        let a: Capsule<f64> = Capsule::new(Point3::origin(), Point3::new(1.0, 0.0, 0.0), 0.1);
+        let b = Capsule::new(
+            Point3::new(0.0, 0.2 + 1e-6, 0.0),
+            Point3::new(1.0, 0.2 + 1e-6, 0.0),
+            0.1,
+        );
+        assert!(!a.overlaps(&b));
+        // Parallel cores: the bound is a few ulps below the distance 0.2.
+        assert!((a.core_distance_lower_bound(&b) - (0.2 + 1e-6)).abs() < 1e-13);
+        let c = Capsule::new(Point3::new(0.0, 0.2, 0.0), Point3::new(1.0, 0.2, 0.0), 0.1);
+        assert!(a.overlaps(&c));
     }
 }

@@ -79,10 +79,27 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
         (p - self.center).norm_squared() <= self.radius * self.radius
     }
 
-    /// RTCD §4.3.1: squared centre distance against the squared radius sum.
+    /// RTCD §4.3.1: squared centre distance against the squared radius
+    /// sum, the sum widened by the rounding allowance
+    /// `64ε (|c₁|∞ + |c₂|∞ + r₁ + r₂)` of the centres, their placement and
+    /// this test: conservative, so that spheres which touch (a point
+    /// triangle's sphere has radius 0) are never reported apart.
     fn overlaps(&self, other: &Self) -> bool {
-        let r = self.radius + other.radius;
+        let sum = self.radius + other.radius;
+        let allowance = (self.center.coords.amax() + other.center.coords.amax() + sum)
+            * (T::EPSILON * T::lit(64.0));
+        let r = sum + allowance;
         (other.center - self.center).norm_squared() <= r * r
+    }
+
+    /// [`Self::overlaps`] with `other`'s centre placed by the pose's
+    /// matrix, as trees place the other tree's triangles.
+    #[inline]
+    fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
+        self.overlaps(&Self {
+            center: pose.transform_point(&other.center),
+            radius: other.radius,
+        })
     }
 
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
@@ -122,5 +139,30 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
             axes: Matrix3::identity(),
             half_extents: Vector3::repeat(self.radius),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Point spheres (radius 0, a point triangle's) an ulp or a rounded
+    /// rotation apart touch; spheres clearly apart stay apart.
+    #[test]
+    fn touching_point_spheres_overlap() {
+        let p = Point3::new(1.0_f64, -2.5, 0.3);
+        let next = Point3::new(f64::from_bits(1.0_f64.to_bits() + 1), -2.5, 0.3);
+        let s = Sphere::new(p, 0.0);
+        assert!(s.overlaps(&Sphere::new(next, 0.0)));
+        // A quarter turn given as a quaternion rounds; its image of `q` is
+        // `p` only to within rounding, and the sphere test allows for that.
+        let iso = Isometry3::rotation(Vector3::z() * core::f64::consts::FRAC_PI_2);
+        let q = iso.inverse_transform_point(&p);
+        assert!(s.overlaps_transformed(&Sphere::new(q, 0.0), &iso));
+        let pose = crate::RelativePose::new(&iso);
+        assert!(s.overlaps_relative(&Sphere::new(q, 0.0), &pose));
+        let apart = Sphere::new(Point3::new(1.0, -2.5, 0.3 + 1e-9), 0.0);
+        assert!(!s.overlaps(&apart));
+        assert!(!Sphere::new(p, 0.5).overlaps(&Sphere::new(Point3::new(2.0, -2.5, 0.3), 0.49)));
     }
 }

@@ -145,13 +145,14 @@ fn run<T: Scalar>(
     name: &str,
     seed: u64,
     mut one: impl FnMut(&mut ChaCha8Rng, u32, u32, &mut Tally),
-) {
+) -> Tally {
     let mut r = common::rng(seed);
     let mut tally = Tally::default();
     for i in 0..PAIRS {
         one(&mut r, (i % 3) as u32, ((i / 3) % 3) as u32, &mut tally);
     }
     tally.assert_ok(&format!("{name} {}", T::NAME));
+    tally
 }
 
 fn dist(p1: &Pose, g1: &dyn Shape, p2: &Pose, g2: &dyn Shape) -> f64 {
@@ -300,13 +301,17 @@ fn capsule_case<T: Scalar>(r: &mut ChaCha8Rng, case: u32, mode: u32, t: &mut Tal
     } else {
         1e-9
     };
+    // The overlap test is exact up to `tol`; the distance is a lower bound
+    // (never above the oracle by more than `tol`), lowered by the bound on
+    // the segment distance's rounding, which near parallel cores reaches
+    // `√ε` of their lengths (`capsule_against_parry` bounds how far).
     t.record(
         oracle,
         tol,
         a.overlaps(&b),
         a.distance_lower_bound(&b).map(|d| d.to_f64()),
         true,
-        true,
+        false,
     );
 }
 
@@ -434,8 +439,13 @@ fn sphere_against_parry() {
 
 #[test]
 fn capsule_against_parry() {
-    run::<f64>("capsule", 4, capsule_case::<f64>);
-    run::<f32>("capsule", 4, capsule_case::<f32>);
+    // The distance bound stays within a few ulps of the truth but for
+    // nearly parallel cores, where it gives up to `2√ε` (of `f64`, in which
+    // it is computed) of their lengths.
+    let t = run::<f64>("capsule", 4, capsule_case::<f64>);
+    assert!(t.max_underestimate < 1e-8, "{t:?}");
+    let t = run::<f32>("capsule", 4, capsule_case::<f32>);
+    assert!(t.max_underestimate < 1e-4, "{t:?}");
 }
 
 #[test]
