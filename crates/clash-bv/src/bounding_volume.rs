@@ -168,7 +168,8 @@ pub trait BoundingVolume<T: Scalar>:
 
     /// [`Self::overlaps_transformed`] with the pose's rotation matrix already
     /// computed (trees call this once per node pair). The default uses the
-    /// isometry; OBBs and AABBs use the matrix.
+    /// isometry; OBBs, AABBs, spheres, capsules and RSSs use the matrix, as
+    /// trees place triangles.
     #[inline]
     fn overlaps_relative(&self, other: &Self, pose: &RelativePose<T>) -> bool {
         self.overlaps_transformed(other, &pose.iso)

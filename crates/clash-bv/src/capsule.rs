@@ -33,11 +33,29 @@ impl<T: Scalar> Capsule<T> {
             .max_of(T::ZERO)
     }
 
-    /// Smallest radius about `segment` that contains the points.
+    /// The smallest radius about `segment` that contains the points, as
+    /// computed, plus [`Self::rounding_pad`]: the points are then within
+    /// it in exact arithmetic too.
     pub(crate) fn radius_for(segment: &Segment<T>, points: &[Point3<T>]) -> T {
-        points
+        let r = points
             .iter()
-            .fold(T::ZERO, |m, p| m.max_of(point_segment_distance(p, segment)))
+            .fold(T::ZERO, |m, p| m.max_of(point_segment_distance(p, segment)));
+        r + Self::rounding_pad(segment, r)
+    }
+
+    /// A bound on how far a point's computed distance to `segment`, at most
+    /// `r`, may fall short of its exact distance. The closest point
+    /// `a + t (b - a)` is rounded by an ulp of its coordinates (at most `m`,
+    /// the largest coordinate of the ends, plus `L`, the segment's length)
+    /// and by the rounding of `t` (a few ulps of `L` and of the offset
+    /// `|p - a| <= L + r`), and the distance by an ulp of `r`: at most
+    /// about `ε (√3 m + 4 L + 2 r)`. The pad is `4ε (2m + 3L + r)`. Without
+    /// it an `f32` capsule far from the origin (at 3e4, where an ulp is
+    /// 2e-3) could leave a corner of its thin triangle 7e-4 outside.
+    pub(crate) fn rounding_pad(segment: &Segment<T>, r: T) -> T {
+        let m = segment.a.coords.amax().max_of(segment.b.coords.amax());
+        let l = (segment.b - segment.a).norm();
+        (m * T::TWO + l * T::lit(3.0) + r) * (T::EPSILON * T::lit(4.0))
     }
 }
 
@@ -85,7 +103,7 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
         let r = need(self).max_of(need(other));
         let merged = Self {
             segment: seg,
-            radius: r * (T::ONE + T::EPSILON * T::lit(4.0)),
+            radius: r * (T::ONE + T::EPSILON * T::lit(4.0)) + Self::rounding_pad(&seg, r),
         };
         // Keep the smaller of the merged capsule and an input that already contains both.
         if self.contains_capsule(other) {
@@ -107,14 +125,17 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
     /// ones that meet exactly at a point their radius reaches) are never
     /// reported apart.
     fn overlaps(&self, other: &Self) -> bool {
-        self.core_distance_lower_bound(other) <= self.radius + other.radius
+        self.core_distance_lower_bound(other, T::ZERO) <= self.radius + other.radius
     }
 
     /// [`Self::overlaps`] with `other` placed by the pose's matrix, as
-    /// trees place the other tree's triangles.
+    /// trees place the other tree's triangles; the allowance also covers
+    /// the placement's rounding (of `other`'s coordinates and the
+    /// translation).
     #[inline]
     fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
-        self.overlaps(&other.placed(pose))
+        let placement = other.coordinate_magnitude() + pose.translation.amax();
+        self.core_distance_lower_bound(&other.placed(pose), placement) <= self.radius + other.radius
     }
 
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
@@ -146,7 +167,8 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
 
     /// [`Capsule::distance`] less a bound on its rounding, clamped at 0.
     fn distance_lower_bound(&self, other: &Self) -> Option<T> {
-        Some((self.core_distance_lower_bound(other) - self.radius - other.radius).max_of(T::ZERO))
+        let d = self.core_distance_lower_bound(other, T::ZERO);
+        Some((d - self.radius - other.radius).max_of(T::ZERO))
     }
 
     fn aabb(&self) -> Aabb<T> {
@@ -183,15 +205,29 @@ impl<T: Scalar> Capsule<T> {
     /// bound on its excess (`segment_distance_excess`, which covers nearly
     /// parallel cores: `2√ε` of their lengths at worst, so `f64`'s `ε`
     /// keeps `f32` capsules tight), then converted back and lowered by
-    /// `64ε` of `T` of the magnitudes (the conversion and the radii). The
-    /// overlap test and the distance bound compare this with the radius
-    /// sum.
-    fn core_distance_lower_bound(&self, other: &Self) -> T {
+    /// `64ε` of `T` of the magnitudes (the conversion and the radii) and
+    /// by `16ε` of `T` of `placement`, the magnitude of the coordinates
+    /// `other` was placed from by a pose (its ends' and the translation's;
+    /// 0 when it was not placed), which bounds how differently placing
+    /// rounds its ends and the triangles it holds. The overlap test and
+    /// the distance bound compare this with the radius sum.
+    fn core_distance_lower_bound(&self, other: &Self, placement: T) -> T {
         let wide = |s: &Segment<T>| Segment::new(s.a.map(T::to_f64), s.b.map(T::to_f64));
         let (a, b) = (wide(&self.segment), wide(&other.segment));
         let d = segment_segment_distance(&a, &b);
         let lower = T::lit(d - segment_distance_excess(&a, &b, d));
-        lower - (lower.abs() + self.radius + other.radius) * (T::EPSILON * T::lit(64.0))
+        lower
+            - (lower.abs() + self.radius + other.radius) * (T::EPSILON * T::lit(64.0))
+            - placement * (T::EPSILON * T::lit(16.0))
+    }
+
+    /// The largest coordinate of the segment's ends.
+    fn coordinate_magnitude(&self) -> T {
+        self.segment
+            .a
+            .coords
+            .amax()
+            .max_of(self.segment.b.coords.amax())
     }
 
     /// The capsule with its segment's ends placed by `pose`'s matrix.
@@ -275,7 +311,7 @@ mod tests {
         );
         assert!(!a.overlaps(&b));
         // Parallel cores: the bound is a few ulps below the distance 0.2.
-        assert!((a.core_distance_lower_bound(&b) - (0.2 + 1e-6)).abs() < 1e-13);
+        assert!((a.core_distance_lower_bound(&b, 0.0) - (0.2 + 1e-6)).abs() < 1e-13);
         let c = Capsule::new(Point3::new(0.0, 0.2, 0.0), Point3::new(1.0, 0.2, 0.0), 0.1);
         assert!(a.overlaps(&c));
     }

@@ -281,7 +281,9 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         let t = self
             .axes
             .tr_mul(&((other_to_self * other.center) - self.center));
-        crate::obb_obb::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t)
+        let translation = other_to_self.translation.vector.amax();
+        let coords = other.placement_magnitude(translation);
+        crate::obb_obb::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t, coords)
     }
 
     /// The relative-frame test (RTCD §4.4.1) with the precomputed rotation.

@@ -14,16 +14,36 @@ fn sat_epsilon<T: Scalar>() -> T {
 /// The 15-axis SAT of RTCD §4.4.1 for box A (half-widths `a`, at the origin
 /// with identity axes) against box B (half-widths `b`, rotation `r` = B's
 /// axes in A's frame, centre `t` in A's frame). `true` unless an axis separates.
+/// `coords` is the magnitude of the coordinates `r` and `t` were computed
+/// from ([`coordinate_magnitude`]).
 #[inline]
 pub(crate) fn sat_overlap<T: Scalar>(
     a: &Vector3<T>,
     b: &Vector3<T>,
     r: &Matrix3<T>,
     t: &Vector3<T>,
+    coords: T,
 ) -> bool {
     let v = |x: &Vector3<T>| [x.x, x.y, x.z];
     let m = |i: usize| [r[(i, 0)], r[(i, 1)], r[(i, 2)]];
-    !sat_separated::<T, T>(v(a), v(b), [m(0), m(1), m(2)], v(t))
+    !sat_separated::<T, T>(v(a), v(b), [m(0), m(1), m(2)], v(t), coords)
+}
+
+/// The magnitude of the coordinates a placement computes from: the largest
+/// coordinate of box B's centre before placement plus the largest of the
+/// placement's translation `t`. Placing B's centre (`R c_B + t`) rounds by
+/// up to about `1.5ε (3 |c_B|∞ + |t|∞)` per coordinate, and placing the other
+/// tree's triangles alike, whatever the boxes' own sizes and distance: two
+/// boxes brought together by a large translation, or far from the origin,
+/// touch across a gap of that rounding. The test's slack takes `16ε` of
+/// it.
+#[inline(always)]
+pub(crate) fn coordinate_magnitude<T: Scalar, L: Lanes<T>>(b_center: [L; 3], translation: T) -> L {
+    b_center[0]
+        .abs()
+        .max(b_center[1].abs())
+        .max(b_center[2].abs())
+        + L::splat(translation)
 }
 
 /// Lanes of scalars evaluated side by side: `T` itself (one box pair) or
@@ -146,10 +166,11 @@ pub(crate) fn sat_separated<T: Scalar, L: Lanes<T>>(
     b: [L; 3],
     r: [[L; 3]; 3],
     t: [L; 3],
+    coords: L,
 ) -> L::Mask {
     let eps = L::splat(sat_epsilon::<T>());
     let amax = |v: [L; 3]| v[0].abs().max(v[1].abs()).max(v[2].abs());
-    let slack = (amax(t) + amax(a) + amax(b)) * eps;
+    let slack = (amax(t) + amax(a) + amax(b) + coords * L::splat(T::lit(0.25))) * eps;
     let [a0, a1, a2] = a;
     let [b0, b1, b2] = b;
     let [t0, t1, t2] = t;
@@ -370,9 +391,17 @@ impl<T: Scalar> Obb<T> {
     /// way; it costs about 30% less than two one-pair tests.
     #[inline]
     pub fn overlaps_relative_x2(a: [&Self; 2], b: [&Self; 2], pose: &RelativePose<T>) -> [bool; 2] {
-        let (p, c) = placed_lanes::<T, X2<T>>(Self::axes_x2(b), Self::center_x2(b), pose);
-        let (r, t) = relative_to_placed(Self::axes_x2(a), Self::center_x2(a), p, c);
-        Self::sat_x2(Self::half_extents_x2(a), Self::half_extents_x2(b), r, t)
+        let (ca, cb) = (Self::center_x2(a), Self::center_x2(b));
+        let (p, c) = placed_lanes::<T, X2<T>>(Self::axes_x2(b), cb, pose);
+        let (r, t) = relative_to_placed(Self::axes_x2(a), ca, p, c);
+        let coords = coordinate_magnitude(cb, pose.translation.amax());
+        Self::sat_x2(
+            Self::half_extents_x2(a),
+            Self::half_extents_x2(b),
+            r,
+            t,
+            coords,
+        )
     }
 
     /// The four tests of two boxes of one tree against two boxes of another
@@ -393,12 +422,15 @@ impl<T: Scalar> Obb<T> {
         if let Some(four) = quad_2x2(a, b, pose) {
             return four;
         }
-        let (p, c) = placed_lanes::<T, X2<T>>(Self::axes_x2(b), Self::center_x2(b), pose);
+        let cb = Self::center_x2(b);
+        let (p, c) = placed_lanes::<T, X2<T>>(Self::axes_x2(b), cb, pose);
         let hb = Self::half_extents_x2(b);
+        let translation = pose.translation.amax();
         a.map(|ai| {
-            let (r, t) =
-                relative_to_placed(Self::axes_x2([ai, ai]), Self::center_x2([ai, ai]), p, c);
-            Self::sat_x2(Self::half_extents_x2([ai, ai]), hb, r, t)
+            let ca = Self::center_x2([ai, ai]);
+            let (r, t) = relative_to_placed(Self::axes_x2([ai, ai]), ca, p, c);
+            let coords = coordinate_magnitude(cb, translation);
+            Self::sat_x2(Self::half_extents_x2([ai, ai]), hb, r, t, coords)
         })
     }
 
@@ -424,8 +456,14 @@ impl<T: Scalar> Obb<T> {
 
     /// [`sat_separated`] on two lanes, as overlap flags.
     #[inline(always)]
-    fn sat_x2(ha: [X2<T>; 3], hb: [X2<T>; 3], r: [[X2<T>; 3]; 3], t: [X2<T>; 3]) -> [bool; 2] {
-        let sep = T::Pair::mask_lanes(sat_separated::<T, X2<T>>(ha, hb, r, t));
+    fn sat_x2(
+        ha: [X2<T>; 3],
+        hb: [X2<T>; 3],
+        r: [[X2<T>; 3]; 3],
+        t: [X2<T>; 3],
+        coords: X2<T>,
+    ) -> [bool; 2] {
+        let sep = T::Pair::mask_lanes(sat_separated::<T, X2<T>>(ha, hb, r, t, coords));
         [!sep[0], !sep[1]]
     }
 
@@ -444,7 +482,8 @@ impl<T: Scalar> Obb<T> {
             v(&other.center.coords),
             pose,
         );
-        !sat_separated::<T, T>(v(&self.half_extents), v(&other.half_extents), r, t)
+        let coords = other.placement_magnitude(pose.translation.amax());
+        !sat_separated::<T, T>(v(&self.half_extents), v(&other.half_extents), r, t, coords)
     }
 }
 
@@ -457,6 +496,7 @@ fn sat_separation<T: Scalar>(
     b: &Vector3<T>,
     r: &Matrix3<T>,
     t: &Vector3<T>,
+    coords: T,
     normalise: bool,
 ) -> T {
     let eps = sat_epsilon::<T>();
@@ -465,7 +505,7 @@ fn sat_separation<T: Scalar>(
     // zero-extent box) multiplies it away; rounding in the rotated offset `t`
     // is then uncovered. An absolute slack of a few ulps of the magnitudes
     // keeps touching boxes (e.g. crossing segments) overlapping.
-    let slack = (t.amax() + a.amax() + b.amax()) * sat_epsilon::<T>();
+    let slack = (t.amax() + a.amax() + b.amax() + coords * T::lit(0.25)) * sat_epsilon::<T>();
     let mut best = T::NEG_INFINITY;
     // Axes of A.
     for i in 0..3 {
@@ -516,16 +556,25 @@ impl<T: Scalar> Obb<T> {
     /// with the §4.4.2 epsilon making near-parallel edge axes conservative.
     pub fn overlaps_obb(&self, other: &Self) -> bool {
         let (r, t) = self.relative(other);
-        sat_overlap(&self.half_extents, &other.half_extents, &r, &t)
+        sat_overlap(&self.half_extents, &other.half_extents, &r, &t, T::ZERO)
     }
 
     /// A lower bound on the distance between two boxes: the largest gap
     /// along the 15 SAT axes (0 when none separates).
     pub fn separation_lower_bound(&self, other: &Self) -> T {
         let (r, t) = self.relative(other);
-        let s = sat_separation(&self.half_extents, &other.half_extents, &r, &t, true);
+        let (a, b) = (&self.half_extents, &other.half_extents);
+        let s = sat_separation(a, b, &r, &t, T::ZERO, true);
         // The epsilon-padded radii only shrink the gap, so `s` stays a bound.
         s.max_of(T::ZERO)
+    }
+
+    /// [`coordinate_magnitude`] of this box placed by a translation of
+    /// largest coordinate `translation`.
+    #[inline]
+    pub(crate) fn placement_magnitude(&self, translation: T) -> T {
+        let c = &self.center;
+        coordinate_magnitude::<T, T>([c.x, c.y, c.z], translation)
     }
 
     /// `other`'s rotation and centre in `self`'s frame.
@@ -578,9 +627,10 @@ mod tests {
                 rng.random_range(-1.0..1.0),
             );
             let t = dir * rng.random_range(0.0..4.0);
-            let reference = sat_separation(&a, &b, &r, &t, false) <= 0.0;
+            let coords = [0.0, 1.5, 3e3][case % 3];
+            let reference = sat_separation(&a, &b, &r, &t, coords, false) <= 0.0;
             assert_eq!(
-                sat_overlap(&a, &b, &r, &t),
+                sat_overlap(&a, &b, &r, &t, coords),
                 reference,
                 "{a:?} {b:?} {r:?} {t:?}"
             );
@@ -590,8 +640,9 @@ mod tests {
                 r.cast::<f32>(),
                 t.cast::<f32>(),
             );
-            let reference32 = sat_separation(&a32, &b32, &r32, &t32, false) <= 0.0;
-            assert_eq!(sat_overlap(&a32, &b32, &r32, &t32), reference32);
+            let c32 = coords as f32;
+            let reference32 = sat_separation(&a32, &b32, &r32, &t32, c32, false) <= 0.0;
+            assert_eq!(sat_overlap(&a32, &b32, &r32, &t32, c32), reference32);
             if reference {
                 overlaps += 1;
             } else {

@@ -62,6 +62,29 @@ impl<T: Scalar> Rss<T> {
     }
 }
 
+impl<T: Scalar> Rss<T> {
+    /// [`BoundingVolume::overlaps`] with `placement` (see
+    /// [`Self::distance_with`]).
+    fn overlaps_with(&self, other: &Self, placement: T) -> bool {
+        let d2 = (other.center - self.center).norm_squared();
+        let touch = self.radius + other.radius;
+        if d2 <= touch * touch {
+            return true;
+        }
+        let reach = |s: &Self| {
+            (s.half_lengths[0] * s.half_lengths[0] + s.half_lengths[1] * s.half_lengths[1]).sqrt()
+                + s.radius
+        };
+        let coords = self.center.coords.amax() + other.center.coords.amax() + placement;
+        let far = (reach(self) + reach(other)) * (T::ONE + T::EPSILON * T::lit(16.0))
+            + coords * (T::EPSILON * T::lit(16.0));
+        if d2 > far * far {
+            return false;
+        }
+        self.distance_with(other, placement) <= T::ZERO
+    }
+}
+
 impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     const NAME: &'static str = "rss";
 
@@ -157,20 +180,16 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     /// overlap, and one beyond the sum of the bounding-sphere radii
     /// (half-diagonal plus sweep radius) means disjoint.
     fn overlaps(&self, other: &Self) -> bool {
-        let d2 = (other.center - self.center).norm_squared();
-        let touch = self.radius + other.radius;
-        if d2 <= touch * touch {
-            return true;
-        }
-        let reach = |s: &Self| {
-            (s.half_lengths[0] * s.half_lengths[0] + s.half_lengths[1] * s.half_lengths[1]).sqrt()
-                + s.radius
-        };
-        let far = (reach(self) + reach(other)) * (T::ONE + T::EPSILON * T::lit(16.0));
-        if d2 > far * far {
-            return false;
-        }
-        self.distance(other) <= T::ZERO
+        self.overlaps_with(other, T::ZERO)
+    }
+
+    /// [`Self::overlaps`] with `other` placed by the pose's matrix, as
+    /// trees place the other tree's triangles; the allowance also covers
+    /// the placement's rounding (of `other`'s centre and the translation).
+    #[inline]
+    fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
+        let placement = other.center.coords.amax() + pose.translation.amax();
+        self.overlaps_with(&other.placed(pose), placement)
     }
 
     fn transformed(&self, iso: &Isometry3<T>) -> Self {

@@ -15,6 +15,17 @@ pub struct Sphere<T: Scalar> {
 }
 
 impl<T: Scalar> Sphere<T> {
+    /// [`BoundingVolume::overlaps`] with `placement` (the magnitude of the
+    /// coordinates `other`'s centre was placed from, 0 when it was not)
+    /// added to the magnitudes of the allowance.
+    fn overlaps_with(&self, other: &Self, placement: T) -> bool {
+        let sum = self.radius + other.radius;
+        let allowance = (self.center.coords.amax() + other.center.coords.amax() + sum + placement)
+            * (T::EPSILON * T::lit(64.0));
+        let r = sum + allowance;
+        (other.center - self.center).norm_squared() <= r * r
+    }
+
     /// The ball of `radius` about `center`.
     pub fn new(center: Point3<T>, radius: T) -> Self {
         Self { center, radius }
@@ -85,21 +96,23 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
     /// this test: conservative, so that spheres which touch (a point
     /// triangle's sphere has radius 0) are never reported apart.
     fn overlaps(&self, other: &Self) -> bool {
-        let sum = self.radius + other.radius;
-        let allowance = (self.center.coords.amax() + other.center.coords.amax() + sum)
-            * (T::EPSILON * T::lit(64.0));
-        let r = sum + allowance;
-        (other.center - self.center).norm_squared() <= r * r
+        self.overlaps_with(other, T::ZERO)
     }
 
     /// [`Self::overlaps`] with `other`'s centre placed by the pose's
-    /// matrix, as trees place the other tree's triangles.
+    /// matrix, as trees place the other tree's triangles; the allowance
+    /// also covers the placement's rounding (of `other`'s centre and the
+    /// translation).
     #[inline]
     fn overlaps_relative(&self, other: &Self, pose: &crate::RelativePose<T>) -> bool {
-        self.overlaps(&Self {
+        let placed = Self {
             center: pose.transform_point(&other.center),
             radius: other.radius,
-        })
+        };
+        self.overlaps_with(
+            &placed,
+            other.center.coords.amax() + pose.translation.amax(),
+        )
     }
 
     fn transformed(&self, iso: &Isometry3<T>) -> Self {

@@ -1,4 +1,5 @@
-//! Boxes and rectangle-swept spheres fitted along given axes hold every
+//! Boxes and rectangle-swept spheres fitted along given axes (and capsules
+//! and spheres, in exact arithmetic) hold every
 //! input point twice over: with the very expression `contains_point`
 //! evaluates (no tolerance), and in exact rational arithmetic with the
 //! stored axes, centre and extents taken as exact numbers (for a box
@@ -12,7 +13,7 @@
 //! and far from the origin (up to 1e7), flat, needle-like and repeated,
 //! f64 and f32.
 
-use clash_bv::{BoundingVolume, IndexedPoints, Obb, Rss};
+use clash_bv::{BoundingVolume, Capsule, IndexedPoints, Obb, Rss, Sphere};
 use clash_math::{Matrix3, Point3, Rotation3, Scalar};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -69,6 +70,45 @@ fn rss_holds_exactly<T: Scalar>(b: &Rss<T>, p: &Point3<T>) -> bool {
     norm2 <= &r * &r
 }
 
+/// The squared exact distance from `p` to the segment `a`–`b` is at most
+/// `radius²`: the closest point `a + t (b - a)`, `t` clamped to `[0, 1]`,
+/// in exact arithmetic.
+fn capsule_holds_exactly<T: Scalar>(c: &Capsule<T>, p: &Point3<T>) -> bool {
+    let x = |q: &Point3<T>| -> Vec<BigRational> { (0..3).map(|j| exact(q[j].to_f64())).collect() };
+    let (a, b, p) = (x(&c.segment.a), x(&c.segment.b), x(p));
+    let d: Vec<BigRational> = (0..3).map(|j| &b[j] - &a[j]).collect();
+    let dd = d.iter().fold(zero(), |s, v| s + v * v);
+    let t = if dd == zero() {
+        zero()
+    } else {
+        let t = (0..3).fold(zero(), |s, j| s + (&p[j] - &a[j]) * &d[j]) / &dd;
+        let one = BigRational::from_integer(BigInt::from(1));
+        if t < zero() {
+            zero()
+        } else if t > one {
+            one
+        } else {
+            t
+        }
+    };
+    let norm2 = (0..3).fold(zero(), |s, j| {
+        let e = &p[j] - &a[j] - &t * &d[j];
+        s + &e * &e
+    });
+    let r = exact(c.radius.to_f64());
+    norm2 <= &r * &r
+}
+
+/// `|p - c|² <= radius²` in exact arithmetic.
+fn sphere_holds_exactly<T: Scalar>(s: &Sphere<T>, p: &Point3<T>) -> bool {
+    let norm2 = (0..3).fold(zero(), |acc, j| {
+        let e = exact(p[j].to_f64()) - exact(s.center[j].to_f64());
+        acc + &e * &e
+    });
+    let r = exact(s.radius.to_f64());
+    norm2 <= &r * &r
+}
+
 fn check<T: Scalar>(seed: u64, rounds: usize) {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     for round in 0..rounds {
@@ -107,7 +147,19 @@ fn check<T: Scalar>(seed: u64, rounds: usize) {
             Rss::fit_along_axes(&axes, &set).expect("RSS fits along axes"),
             Rss::fit_pca(&pts).expect("finite points"),
         ];
+        let capsule = Capsule::fit_pca(&pts).expect("finite points");
+        let sphere = Sphere::fit_points(&pts).expect("finite points");
         for p in &pts {
+            assert!(
+                capsule_holds_exactly(&capsule, p),
+                "{} round {round}: {p:?} outside {capsule:?} in exact arithmetic",
+                T::NAME
+            );
+            assert!(
+                sphere_holds_exactly(&sphere, p),
+                "{} round {round}: {p:?} outside {sphere:?} in exact arithmetic",
+                T::NAME
+            );
             for r in &rss {
                 assert!(
                     r.contains_point(p),

@@ -190,10 +190,18 @@ fn obb_case<T: Scalar>(r: &mut ChaCha8Rng, case: u32, mode: u32, t: &mut Tally) 
     );
     let (at, bt) = (cast_obb::<T>(&a), cast_obb::<T>(&b));
     let overlap = at.overlaps(&bt);
-    // The relative-frame form must agree with the plain one.
-    let rel = Isometry3::identity();
-    assert_eq!(overlap, at.overlaps_transformed(&bt, &rel));
     let tol = 2e-4 * (1.0 + a.center.coords.abs().max());
+    // The relative-frame form is the plain one plus an allowance for the
+    // placement's rounding (16ε of B's centre and the translation): it says
+    // "overlap" wherever the plain one does, and differs only on pairs
+    // within that allowance of touching.
+    let rel = Isometry3::identity();
+    let rel_overlap = at.overlaps_transformed(&bt, &rel);
+    assert!(rel_overlap || !overlap, "{a:?} {b:?}");
+    if rel_overlap != overlap {
+        let allowance = 16.0 * T::EPSILON.to_f64() * b.center.coords.amax();
+        assert!(oracle <= allowance + tol, "{oracle} {a:?} {b:?}");
+    }
     t.record(
         oracle,
         tol,

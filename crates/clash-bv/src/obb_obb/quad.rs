@@ -14,7 +14,7 @@
 //! are made only inside [`overlaps_2x2_f64`], whose callers check
 //! `is_x86_feature_detected!("avx")` first, so its AVX instructions run only
 //! on CPUs that have them; [`F32x4`] uses SSE, which every x86_64 CPU has.
-use super::{Lanes, placed_lanes, relative_to_placed, sat_separated};
+use super::{Lanes, coordinate_magnitude, placed_lanes, relative_to_placed, sat_separated};
 use crate::{Obb, RelativePose};
 use clash_math::Scalar;
 use core::arch::x86_64::{
@@ -169,9 +169,11 @@ fn overlaps_2x2<T: Scalar, L: Quad<T>>(
             lanes(o, &|x| x.half_extents[2]),
         ]
     };
-    let (p, c) = placed_lanes::<T, L>(axes(bj), center(bj), pose);
-    let (r, t) = relative_to_placed(axes(ai), center(ai), p, c);
-    let bits = L::bits(sat_separated::<T, L>(half(ai), half(bj), r, t));
+    let (ca, cb) = (center(ai), center(bj));
+    let (p, c) = placed_lanes::<T, L>(axes(bj), cb, pose);
+    let (r, t) = relative_to_placed(axes(ai), ca, p, c);
+    let coords = coordinate_magnitude::<T, L>(cb, pose.translation.amax());
+    let bits = L::bits(sat_separated::<T, L>(half(ai), half(bj), r, t, coords));
     [
         [bits & 1 == 0, bits & 2 == 0],
         [bits & 4 == 0, bits & 8 == 0],
