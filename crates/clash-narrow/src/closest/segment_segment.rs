@@ -1,5 +1,5 @@
 use super::{ClosestPoints, point_segment};
-use clash_math::{Scalar, Segment};
+use clash_math::{Scalar, Segment, Vector3};
 
 /// Closest points of two segments with their parameters:
 /// `points.a = s1.at(s)`, `points.b = s2.at(t)`, `s, t ∈ [0, 1]`.
@@ -61,19 +61,7 @@ pub fn segment_segment<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> SegmentSe
         // `ε (|r| + L₁) / (L₁ sin θ)`, i.e. about `ε (|r| + L₁)` in distance.
         // Clamped, with `t` the projection of that point on `s2`, it is a
         // genuine pair of points.
-        let d1p = d1 - d2 * (b / e);
-        let rp = r - d2 * (f / e);
-        let w = d1p.norm_squared();
-        if w > T::ZERO {
-            let s = (-rp.dot(&d1p) / w).max_of(T::ZERO).min_of(T::ONE);
-            let p = s1.a + d1 * s;
-            let (t, q) = point_segment(&p, s2);
-            interior = Some(SegmentSegment {
-                s,
-                t,
-                points: ClosestPoints::new(p, q),
-            });
-        }
+        interior = nearly_parallel_interior(s1, s2, d1, d2, r, b, e, f);
     }
     let mut best = {
         let (t, q) = point_segment(&s1.a, s2);
@@ -110,6 +98,39 @@ pub fn segment_segment<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> SegmentSe
         points: ClosestPoints::new(q, s2.b),
     });
     best
+}
+
+/// The candidate of [`segment_segment`] for nearly parallel lines (see
+/// there): `s` solved on the components orthogonal to `d2`, clamped, and
+/// `t` its point's projection on `s2`. Out of line: it is rare, and the
+/// common path stays small.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn nearly_parallel_interior<T: Scalar>(
+    s1: &Segment<T>,
+    s2: &Segment<T>,
+    d1: Vector3<T>,
+    d2: Vector3<T>,
+    r: Vector3<T>,
+    b: T,
+    e: T,
+    f: T,
+) -> Option<SegmentSegment<T>> {
+    let d1p = d1 - d2 * (b / e);
+    let rp = r - d2 * (f / e);
+    let w = d1p.norm_squared();
+    if w > T::ZERO {
+        let s = (-rp.dot(&d1p) / w).max_of(T::ZERO).min_of(T::ONE);
+        let p = s1.a + d1 * s;
+        let (t, q) = point_segment(&p, s2);
+        Some(SegmentSegment {
+            s,
+            t,
+            points: ClosestPoints::new(p, q),
+        })
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
