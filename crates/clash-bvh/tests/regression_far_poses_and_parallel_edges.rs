@@ -115,12 +115,13 @@ impl Scene {
     }
 }
 
+/// The scene's one-triangle trees of types `A` and `B` and B's pose, or
 /// `None` when the rounded scene does not touch (by the exact triangle
-/// test, on B placed as trees place it); else whether trees of types `A`
-/// and `B` find the contact, by any-contact and by the contact list.
-fn found<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<T>>(
+/// test, on B placed as trees place it).
+type Touching<T, A, B> = (Bvh<T, A>, Bvh<T, B>, RelativePose<T>);
+fn touching<T: Scalar, A: BoundingVolume<T>, B: BoundingVolume<T>>(
     scene: &Scene,
-) -> Option<bool> {
+) -> Option<Touching<T, A, B>> {
     let (a, b, iso) = scene.triangles::<T>();
     let pose = RelativePose::new(&iso);
     if !clash_narrow::overlap::triangle_triangle(&a, &pose.transform_triangle(&b)) {
@@ -129,18 +130,28 @@ fn found<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<T>>(
     let opts = BuildOptions::default();
     let ta = Bvh::<T, A>::build(TriMesh::from_triangles(&[a]).unwrap(), &opts).unwrap();
     let tb = Bvh::<T, B>::build(TriMesh::from_triangles(&[b]).unwrap(), &opts).unwrap();
+    Some((ta, tb, pose))
+}
+
+/// `None` when the scene does not touch ([`touching`]); else whether trees
+/// of types `A` and `B` find the contact, by any-contact and by the
+/// contact list.
+fn found<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<T>>(
+    scene: &Scene,
+) -> Option<bool> {
+    let (ta, tb, pose) = touching::<T, A, B>(scene)?;
     Some(ta.intersects(&tb, pose) && ta.contacts(&tb, pose) == vec![[0, 0]])
 }
 
 /// [`found`] for trees of one type, which also measure a mesh distance of
 /// 0 when the scene touches.
 fn found_same<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(scene: &Scene) -> Option<bool> {
-    let touching = found::<T, B, B>(scene)?;
-    let (a, b, iso) = scene.triangles::<T>();
-    let opts = BuildOptions::default();
-    let ta = Bvh::<T, B>::build(TriMesh::from_triangles(&[a]).unwrap(), &opts).unwrap();
-    let tb = Bvh::<T, B>::build(TriMesh::from_triangles(&[b]).unwrap(), &opts).unwrap();
-    Some(touching && ta.distance(&tb, iso).distance == T::ZERO)
+    let (ta, tb, pose) = touching::<T, B, B>(scene)?;
+    Some(
+        ta.intersects(&tb, pose)
+            && ta.contacts(&tb, pose) == vec![[0, 0]]
+            && ta.distance(&tb, pose).distance == T::ZERO,
+    )
 }
 
 /// Checks `scene` for trees of every volume type (and one mixed pair) in
