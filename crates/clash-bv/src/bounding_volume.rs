@@ -188,6 +188,14 @@ pub trait BoundingVolume<T: Scalar>:
     /// Surface area (the cost measure of the surface area heuristic).
     fn surface_area(&self) -> T;
 
+    /// A cheap measure of size by which queries over two trees choose the
+    /// node to open ("descend the larger", RTCD §6.3.2): the surface area
+    /// unless a type overrides it. k-DOPs take their axis-aligned box's,
+    /// since their exact area needs their polytope's vertices.
+    fn descent_size(&self) -> T {
+        self.surface_area()
+    }
+
     /// A lower bound on the distance between the two volumes (0 when they
     /// may overlap), or `None` when the type offers no cheap bound.
     fn distance_lower_bound(&self, other: &Self) -> Option<T>;

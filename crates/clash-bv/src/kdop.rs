@@ -73,6 +73,19 @@ const EDGE_DIAGONALS: [[i8; 3]; 6] = [
     [0, 1, -1],
 ];
 
+/// Triples of independent slab directions whose parallelepipeds
+/// [`Kdop::transformed`] moves besides the axis-aligned box: for the
+/// 18-DOP the three orthogonal triples of an axis and the two edge
+/// diagonals orthogonal to it, for the 14-DOP triples of cube diagonals,
+/// for the 26-DOP both.
+fn box_slabs<const N: usize>() -> &'static [[usize; 3]] {
+    match N {
+        7 => &[[3, 4, 5], [4, 5, 6], [3, 5, 6], [3, 4, 6]],
+        9 => &[[3, 6, 2], [4, 7, 1], [5, 8, 0]],
+        _ => &[[3, 6, 2], [4, 7, 1], [5, 8, 0], [9, 10, 11], [10, 11, 12]],
+    }
+}
+
 /// Direction `i` of the `N`-direction family: 14-DOP = axes + cube
 /// diagonals, 18-DOP = axes + edge diagonals, 26-DOP = all three.
 fn direction_i8<const N: usize>(i: usize) -> [i8; 3] {
@@ -107,6 +120,27 @@ impl<T: Scalar, const N: usize> Kdop<T, N> {
         })
     }
 
+    /// The eight corners of the parallelepiped of slabs `slabs` (three
+    /// independent directions), solved in `f64`; `None` when a corner is not
+    /// finite.
+    fn box_corners(&self, slabs: [usize; 3]) -> Option<[Point3<T>; 8]> {
+        let d = slabs.map(|i| direction_i8::<N>(i).map(f64::from));
+        let m = clash_math::Matrix3::new(
+            d[0][0], d[0][1], d[0][2], d[1][0], d[1][1], d[1][2], d[2][0], d[2][1], d[2][2],
+        );
+        let inv = m.try_inverse()?;
+        let ends = slabs.map(|i| [self.min[i].to_f64(), self.max[i].to_f64()]);
+        let corners: [Point3<T>; 8] = core::array::from_fn(|c| {
+            let h = Vector3::new(ends[0][c & 1], ends[1][(c >> 1) & 1], ends[2][(c >> 2) & 1]);
+            let x = inv * h;
+            Point3::new(T::lit(x.x), T::lit(x.y), T::lit(x.z))
+        });
+        corners
+            .iter()
+            .all(|c| c.coords.iter().all(|v| v.finite()))
+            .then_some(corners)
+    }
+
     /// Projection of `p` on direction `i` (sums and differences of coordinates).
     #[inline]
     fn project(i: usize, p: &Vector3<T>) -> T {
@@ -133,10 +167,12 @@ impl<T: Scalar, const N: usize> Kdop<T, N> {
             min: [T::INFINITY; N],
             max: [T::NEG_INFINITY; N],
         };
+        let mut reach = T::ZERO;
         for p in points {
             k.grow(p);
+            reach = reach.max_of(p.x.abs() + p.y.abs() + p.z.abs());
         }
-        Ok(k.padded())
+        Ok(k.padded(reach))
     }
 
     /// Enlarges the slabs to contain `p`.
@@ -148,11 +184,22 @@ impl<T: Scalar, const N: usize> Kdop<T, N> {
         }
     }
 
-    /// Widens each slab by the rounding of the projections (at most two
-    /// additions per projection), so contained points always test inside.
-    fn padded(mut self) -> Self {
+    /// Widens each slab by the rounding of the projections, so that it
+    /// holds the exact projections of the points (hence of their hull) and
+    /// contained points always test inside. A diagonal projection adds two
+    /// or three coordinates, with an error below `ε · reach`, `reach` the
+    /// largest `|x| + |y| + |z|` of the points; under cancellation that is
+    /// far more than the projection itself, so a pad relative to the slab's
+    /// own values would not do. Axis projections are exact.
+    fn padded(mut self, reach: T) -> Self {
+        let four_eps = T::EPSILON * T::lit(4.0);
         for i in 0..N {
-            let m = self.min[i].abs().max_of(self.max[i].abs()) * T::EPSILON * T::lit(4.0);
+            let own = self.min[i].abs().max_of(self.max[i].abs()) * four_eps;
+            let m = if i < 3 {
+                own
+            } else {
+                own.max_of(reach * four_eps)
+            };
             self.min[i] -= m;
             self.max[i] += m;
         }
@@ -217,27 +264,43 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
         (0..N).all(|i| self.min[i] <= other.max[i] && other.min[i] <= self.max[i])
     }
 
-    /// Conservative: the k-DOP of the moved polytope's vertices (RTCD §4.6.5
-    /// realignment from the exact vertex set), intersected with the k-DOP of
-    /// the moved axis-aligned part (both contain the moved volume).
+    /// Conservative realignment (RTCD §4.6.5): the k-DOP of the moved
+    /// corners of boxes that hold this one, intersected. Each box is the
+    /// parallelepiped of three of the slabs (the axis-aligned
+    /// box and the boxes of independent diagonal triples), which holds the
+    /// whole k-DOP, so every moved box's k-DOP holds the moved k-DOP, and so
+    /// does their intersection. Eight corners per box instead of the
+    /// polytope's vertices (a solve per triple of its `2N` planes, checked
+    /// against all of them), at a fraction of the cost, for some
+    /// tightness: the volume is about 1.5 times the exact realignment's
+    /// (3.1 to 4.7 times with the axis-aligned box alone;
+    /// `tests/oracle_kdop.rs`).
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
         let from_aabb =
             Self::from_points(&self.axis_aligned().transformed(iso).corners()).unwrap_or(*self);
-        let verts = crate::kdop_vertices::vertices(self);
-        if verts.is_empty() {
-            return from_aabb;
+        let mut out = from_aabb;
+        for slabs in box_slabs::<N>() {
+            let Some(corners) = self.box_corners(*slabs) else {
+                continue;
+            };
+            let moved = corners.map(|c| iso * c);
+            let Ok(k) = Self::from_points(&moved) else {
+                continue;
+            };
+            // The rounding of the corner solve and of the move, a few ulps
+            // of the coordinates, summed by the projections: relative to
+            // the corners' reach, not to the projections, which may cancel.
+            let reach = |ps: &[Point3<T>; 8]| {
+                ps.iter()
+                    .fold(T::ZERO, |r, p| r.max_of(p.x.abs() + p.y.abs() + p.z.abs()))
+            };
+            let m = (reach(&corners) + reach(&moved)) * T::EPSILON * T::lit(64.0);
+            for i in 0..N {
+                out.min[i] = out.min[i].max_of(k.min[i] - m);
+                out.max[i] = out.max[i].min_of(k.max[i] + m);
+            }
         }
-        let moved: Vec<Point3<T>> = verts.iter().map(|v| iso * v).collect();
-        let mut from_verts = Self::from_points(&moved).unwrap_or(from_aabb);
-        // Pad for the rounding of the vertex solve (relative to the magnitudes).
-        for i in 0..N {
-            let m = (from_verts.min[i].abs().max_of(from_verts.max[i].abs()) + T::ONE)
-                * T::EPSILON
-                * T::lit(64.0);
-            from_verts.min[i] = (from_verts.min[i] - m).max_of(from_aabb.min[i]);
-            from_verts.max[i] = (from_verts.max[i] + m).min_of(from_aabb.max[i]);
-        }
-        from_verts
+        out
     }
 
     fn center(&self) -> Point3<T> {
@@ -253,6 +316,11 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
     /// Exact, like [`BoundingVolume::volume`].
     fn surface_area(&self) -> T {
         crate::kdop_vertices::volume_and_area(self).1
+    }
+
+    /// The surface area of the axis-aligned slabs' box: no vertex solve.
+    fn descent_size(&self) -> T {
+        self.axis_aligned().surface_area()
     }
 
     fn distance_lower_bound(&self, other: &Self) -> Option<T> {

@@ -213,7 +213,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 }
                 (leaf_a, leaf_b) => {
                     let descend_a = leaf_b.is_some()
-                        || (leaf_a.is_none() && na.bv.surface_area() >= nb.bv.surface_area());
+                        || (leaf_a.is_none() && na.bv.descent_size() >= nb.bv.descent_size());
                     if descend_a {
                         stack.push((na.child_or_first, b));
                         stack.push((a + 1, b));

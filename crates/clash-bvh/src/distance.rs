@@ -238,13 +238,13 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
     }
 
     /// The two child pairs of internal pair `(a, b)` with their bounds,
-    /// splitting the node with the larger surface area (RTCD §6.3.2's
-    /// "descend larger"), or a leaf's partner; the nearer first.
+    /// splitting the larger node ([`BoundingVolume::descent_size`], RTCD
+    /// §6.3.2's "descend larger"), or a leaf's partner; the nearer first.
     #[inline]
     fn children(&self, a: u32, b: u32) -> [Pending<T>; 2] {
         let (na, nb) = (&self.a.nodes[a as usize], &self.b.nodes[b as usize]);
         let descend_a =
-            nb.is_leaf() || (!na.is_leaf() && na.bv.surface_area() >= nb.bv.surface_area());
+            nb.is_leaf() || (!na.is_leaf() && na.bv.descent_size() >= nb.bv.descent_size());
         let (c1, c2) = if descend_a {
             ((a + 1, b), (na.child_or_first, b))
         } else {

@@ -143,19 +143,25 @@ pub fn brute_force_contacts<T: Scalar>(
     out
 }
 
-/// Every intersecting pair `i < j` of triangles sharing no vertex index.
+/// Every intersecting pair `i < j` of triangles: pairs sharing a vertex
+/// index count when they meet beyond what they share.
 pub fn brute_force_self_contacts<T: Scalar>(m: &TriMesh<T>) -> Vec<TrianglePair> {
+    use clash_narrow::overlap::{
+        SharedCorners, triangle_triangle, triangle_triangle_beyond_shared,
+    };
     let tris: Vec<Triangle<T>> = m.triangles().collect();
     let idx = m.indices();
     let mut out = Vec::new();
     for i in 0..tris.len() {
         for j in i + 1..tris.len() {
-            if idx[i].iter().any(|v| idx[j].contains(v))
-                || disjoint(&aabb(&tris[i]), &aabb(&tris[j]))
-            {
+            if disjoint(&aabb(&tris[i]), &aabb(&tris[j])) {
                 continue;
             }
-            if clash_narrow::overlap::triangle_triangle(&tris[i], &tris[j]) {
+            let meet = match SharedCorners::of_indices(idx[i], idx[j]) {
+                None => triangle_triangle(&tris[i], &tris[j]),
+                Some(s) => triangle_triangle_beyond_shared(&tris[i], &tris[j], s),
+            };
+            if meet {
                 out.push([i as u32, j as u32]);
             }
         }

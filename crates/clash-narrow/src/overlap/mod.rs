@@ -5,7 +5,8 @@
 //!
 //! # Exactness
 //!
-//! [`triangle_triangle`] and [`triangle_aabb`] are **exact**: every decision
+//! [`triangle_triangle`], [`triangle_triangle_beyond_shared`] (mesh
+//! neighbours) and [`triangle_aabb`] are **exact**: every decision
 //! is the sign of an orientation predicate (`orient3d`/`orient2d`) or a
 //! comparison of input coordinates, so for every finite `f32`/`f64` input the
 //! answer is the one exact arithmetic on the input values would give. Each
@@ -45,6 +46,7 @@ mod sphere_obb;
 mod sphere_plane;
 mod sphere_triangle;
 mod triangle_aabb;
+mod triangle_neighbours;
 mod triangle_triangle;
 
 pub use box_plane::{aabb_plane, obb_plane};
@@ -56,6 +58,7 @@ pub use sphere_obb::sphere_obb;
 pub use sphere_plane::sphere_plane;
 pub use sphere_triangle::sphere_triangle;
 pub use triangle_aabb::{triangle_aabb, triangle_aabb_with_stats};
+pub use triangle_neighbours::{SharedCorners, triangle_triangle_beyond_shared};
 pub use triangle_triangle::{
     TriangleIntersection, triangle_triangle, triangle_triangle_segment,
     triangle_triangle_with_stats,
