@@ -78,12 +78,45 @@ const EDGE_DIAGONALS: [[i8; 3]; 6] = [
 /// 18-DOP the three orthogonal triples of an axis and the two edge
 /// diagonals orthogonal to it, for the 14-DOP triples of cube diagonals,
 /// for the 26-DOP both.
-fn box_slabs<const N: usize>() -> &'static [[usize; 3]] {
+fn box_triples<const N: usize>() -> &'static [[usize; 3]] {
     match N {
         7 => &[[3, 4, 5], [4, 5, 6], [3, 5, 6], [3, 4, 6]],
         9 => &[[3, 6, 2], [4, 7, 1], [5, 8, 0]],
         _ => &[[3, 6, 2], [4, 7, 1], [5, 8, 0], [9, 10, 11], [10, 11, 12]],
     }
+}
+
+/// One of [`box_triples`] with the inverse of its matrix of directions
+/// (rows), which maps the three slab values of a corner to the corner.
+struct BoxSlabs {
+    slabs: [usize; 3],
+    inverse: clash_math::Matrix3<f64>,
+}
+
+/// [`box_triples`] with their inverses, computed once per family (the
+/// directions are constants; a realignment solves eight corners per box).
+fn box_slabs<const N: usize>() -> &'static [BoxSlabs] {
+    use std::sync::OnceLock;
+    static K14: OnceLock<Vec<BoxSlabs>> = OnceLock::new();
+    static K18: OnceLock<Vec<BoxSlabs>> = OnceLock::new();
+    static K26: OnceLock<Vec<BoxSlabs>> = OnceLock::new();
+    let cell = match N {
+        7 => &K14,
+        9 => &K18,
+        _ => &K26,
+    };
+    cell.get_or_init(|| {
+        box_triples::<N>()
+            .iter()
+            .filter_map(|&slabs| {
+                let d = slabs.map(|i| direction_i8::<N>(i).map(f64::from));
+                let m = clash_math::Matrix3::new(
+                    d[0][0], d[0][1], d[0][2], d[1][0], d[1][1], d[1][2], d[2][0], d[2][1], d[2][2],
+                );
+                m.try_inverse().map(|inverse| BoxSlabs { slabs, inverse })
+            })
+            .collect()
+    })
 }
 
 /// Direction `i` of the `N`-direction family: 14-DOP = axes + cube
@@ -120,19 +153,16 @@ impl<T: Scalar, const N: usize> Kdop<T, N> {
         })
     }
 
-    /// The eight corners of the parallelepiped of slabs `slabs` (three
+    /// The eight corners of the parallelepiped of the slabs `b` (three
     /// independent directions), solved in `f64`; `None` when a corner is not
     /// finite.
-    fn box_corners(&self, slabs: [usize; 3]) -> Option<[Point3<T>; 8]> {
-        let d = slabs.map(|i| direction_i8::<N>(i).map(f64::from));
-        let m = clash_math::Matrix3::new(
-            d[0][0], d[0][1], d[0][2], d[1][0], d[1][1], d[1][2], d[2][0], d[2][1], d[2][2],
-        );
-        let inv = m.try_inverse()?;
-        let ends = slabs.map(|i| [self.min[i].to_f64(), self.max[i].to_f64()]);
+    fn box_corners(&self, b: &BoxSlabs) -> Option<[Point3<T>; 8]> {
+        let ends = b
+            .slabs
+            .map(|i| [self.min[i].to_f64(), self.max[i].to_f64()]);
         let corners: [Point3<T>; 8] = core::array::from_fn(|c| {
             let h = Vector3::new(ends[0][c & 1], ends[1][(c >> 1) & 1], ends[2][(c >> 2) & 1]);
-            let x = inv * h;
+            let x = b.inverse * h;
             Point3::new(T::lit(x.x), T::lit(x.y), T::lit(x.z))
         });
         corners
@@ -279,8 +309,8 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
         let from_aabb =
             Self::from_points(&self.axis_aligned().transformed(iso).corners()).unwrap_or(*self);
         let mut out = from_aabb;
-        for slabs in box_slabs::<N>() {
-            let Some(corners) = self.box_corners(*slabs) else {
+        for b in box_slabs::<N>() {
+            let Some(corners) = self.box_corners(b) else {
                 continue;
             };
             let moved = corners.map(|c| iso * c);
