@@ -136,6 +136,11 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
         (0..3).all(|k| self.min[k] <= p[k] && p[k] <= self.max[k])
     }
 
+    /// Interval in interval on each axis (exact).
+    fn contains_volume(&self, other: &Self) -> bool {
+        (0..3).all(|k| self.min[k] <= other.min[k] && other.max[k] <= self.max[k])
+    }
+
     /// RTCD §4.2.1: overlap on every axis.
     fn overlaps(&self, other: &Self) -> bool {
         (0..3).all(|k| self.min[k] <= other.max[k] && other.min[k] <= self.max[k])

@@ -155,6 +155,39 @@ pub trait BoundingVolume<T: Scalar>:
     /// `true` when `p` lies in the closed volume.
     fn contains_point(&self, p: &Point3<T>) -> bool;
 
+    /// `true` when every point of `points` lies in the closed volume:
+    /// [`Self::contains_point`] of each, which the default evaluates one by
+    /// one. OBBs and RSSs give the same answer from one pass without
+    /// branches (a tree checks each node against its subtree's corners when
+    /// it is loaded).
+    fn contains_points<'a>(&self, points: impl IntoIterator<Item = &'a Point3<T>>) -> bool
+    where
+        T: 'a,
+    {
+        points.into_iter().all(|p| self.contains_point(p))
+    }
+
+    /// `true` only when every point of `other` lies in `self`, with a
+    /// margin of a few units of rounding of the two volumes' coordinates
+    /// (so that a point [`Self::contains_point`] of `other` accepts is
+    /// accepted by `self` too); `false` when unsure. A tree checks that each
+    /// node holds its subtree's triangles by descending only into the
+    /// descendants whose volumes this does not place inside the node's
+    /// (see `Bvh::validate` in clash-bvh). The default is always `false`.
+    ///
+    /// ```
+    /// use clash_bv::{BoundingVolume, Obb};
+    /// use clash_math::{Matrix3, Point3};
+    /// let cube = |h: f64| [Point3::new(-h, -h, -h), Point3::new(h, h, h)];
+    /// let outer = Obb::from_axes_and_points(&Matrix3::identity(), &cube(2.0));
+    /// let inner = Obb::from_axes_and_points(&Matrix3::identity(), &cube(1.0));
+    /// assert!(outer.contains_volume(&inner) && !inner.contains_volume(&outer));
+    /// ```
+    fn contains_volume(&self, other: &Self) -> bool {
+        let _ = other;
+        false
+    }
+
     /// `false` only when the two closed volumes are certainly disjoint.
     fn overlaps(&self, other: &Self) -> bool;
 

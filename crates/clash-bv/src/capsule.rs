@@ -119,6 +119,24 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
         point_segment_distance(p, &self.segment) <= self.radius
     }
 
+    /// Both ends of `other`'s segment within `r - r_other` of this segment
+    /// (the distance to a segment is convex, so its largest value on
+    /// `other`'s segment is at an end), less `16ε` times the coordinates and
+    /// radii involved.
+    fn contains_volume(&self, other: &Self) -> bool {
+        let slack = T::EPSILON
+            * T::lit(16.0)
+            * (self.coordinate_magnitude()
+                + other.coordinate_magnitude()
+                + self.radius
+                + other.radius);
+        let room = self.radius - other.radius - slack;
+        room >= T::ZERO
+            && [other.segment.a, other.segment.b]
+                .iter()
+                .all(|e| point_segment_distance(e, &self.segment) <= room)
+    }
+
     /// Segment distance against the radius sum (RTCD §4.5.1), less a bound
     /// on its rounding (`core_distance_lower_bound`): conservative, so
     /// that capsules which touch (thin ones about crossing segments, or

@@ -288,6 +288,12 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
         })
     }
 
+    /// Slab in slab on each direction (exact): `other`'s polytope lies in
+    /// its slabs, which then lie in these.
+    fn contains_volume(&self, other: &Self) -> bool {
+        (0..N).all(|i| self.min[i] <= other.min[i] && other.max[i] <= self.max[i])
+    }
+
     /// Slab intervals overlap on every direction (RTCD §4.6.2). Conservative:
     /// disjoint polytopes separated only along an edge-edge axis pass.
     fn overlaps(&self, other: &Self) -> bool {

@@ -270,6 +270,43 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         (0..3).all(|k| u[k].abs() <= self.half_extents[k])
     }
 
+    /// Every point's [`Self::contains_point`] test, and-ed without
+    /// branches (the same comparisons, so the same answer).
+    fn contains_points<'a>(&self, points: impl IntoIterator<Item = &'a Point3<T>>) -> bool
+    where
+        T: 'a,
+    {
+        let e = &self.half_extents;
+        let mut inside = true;
+        for p in points {
+            let u = self.axes.tr_mul(&(p - self.center));
+            inside &= (u.x.abs() <= e.x) & (u.y.abs() <= e.y) & (u.z.abs() <= e.z);
+        }
+        inside
+    }
+
+    /// Box in box (RTCD §4.4.1's projection radius): along each of this
+    /// box's axes, `other`'s centre offset plus its projection radius
+    /// stays within the half-width, less `16ε` times the coordinates,
+    /// offset and half-widths involved.
+    fn contains_volume(&self, other: &Self) -> bool {
+        let r = self.axes.tr_mul(&other.axes);
+        let d = other.center - self.center;
+        let u = self.axes.tr_mul(&d);
+        let e = &other.half_extents;
+        let slack = T::EPSILON
+            * T::lit(16.0)
+            * (self.center.coords.amax()
+                + other.center.coords.amax()
+                + d.lp_norm(1)
+                + e.sum()
+                + self.half_extents.sum());
+        (0..3).all(|k| {
+            let reach = r[(k, 0)].abs() * e.x + r[(k, 1)].abs() * e.y + r[(k, 2)].abs() * e.z;
+            u[k].abs() + reach + slack <= self.half_extents[k]
+        })
+    }
+
     fn overlaps(&self, other: &Self) -> bool {
         self.overlaps_obb(other)
     }

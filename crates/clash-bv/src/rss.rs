@@ -174,6 +174,50 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         self.rectangle_distance(p) <= self.radius
     }
 
+    /// The largest squared rectangle distance over the corners, then one
+    /// square root: a correctly rounded square root is monotone, so this
+    /// is [`Self::contains_point`] of every point (a distance that is not
+    /// finite, from overflowing coordinates, fails as it does there for a
+    /// finite radius).
+    fn contains_points<'a>(&self, points: impl IntoIterator<Item = &'a Point3<T>>) -> bool
+    where
+        T: 'a,
+    {
+        let mut far = T::ZERO;
+        let mut finite = true;
+        for p in points {
+            let d2 = self.rectangle_distance_squared(p);
+            finite &= d2.finite();
+            far = far.max_of(d2);
+        }
+        finite && far.sqrt() <= self.radius
+    }
+
+    /// Every corner of `other`'s rectangle within `r - r_other` of this
+    /// rectangle (the distance to a rectangle is convex, so its largest
+    /// value on `other`'s rectangle is at a corner, and a ball of radius
+    /// `r_other` about a point at distance `t` stays within `t + r_other`),
+    /// less `16ε` times the coordinates and sizes involved.
+    fn contains_volume(&self, other: &Self) -> bool {
+        let slack = T::EPSILON
+            * T::lit(16.0)
+            * (self.center.coords.amax()
+                + other.center.coords.amax()
+                + (other.center - self.center).lp_norm(1)
+                + self.half_lengths[0]
+                + self.half_lengths[1]
+                + other.half_lengths[0]
+                + other.half_lengths[1]
+                + self.radius
+                + other.radius);
+        let room = self.radius - other.radius - slack;
+        room >= T::ZERO
+            && other
+                .rectangle_corners()
+                .iter()
+                .all(|q| self.rectangle_distance_squared(q) <= room * room)
+    }
+
     /// Rectangle/rectangle distance against the radius sum (RTCD §4.5.2),
     /// after two cheap early outs on the centre distance: both centres lie on
     /// their rectangles, so a centre distance within the radius sum means

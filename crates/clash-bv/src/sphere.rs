@@ -90,6 +90,20 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
         (p - self.center).norm_squared() <= self.radius * self.radius
     }
 
+    /// Centre distance plus `other`'s radius within this radius, less `16ε`
+    /// times the coordinates and radii involved.
+    fn contains_volume(&self, other: &Self) -> bool {
+        let d = (other.center - self.center).norm();
+        let slack = T::EPSILON
+            * T::lit(16.0)
+            * (self.center.coords.amax()
+                + other.center.coords.amax()
+                + d
+                + self.radius
+                + other.radius);
+        d + other.radius + slack <= self.radius
+    }
+
     /// RTCD §4.3.1: squared centre distance against the squared radius
     /// sum, the sum widened by the rounding allowance
     /// `64ε (|c₁|∞ + |c₂|∞ + r₁ + r₂)` of the centres, their placement and

@@ -196,8 +196,10 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
 
     /// Checks every structural invariant: preorder child links in range,
     /// leaves covering each triangle exactly once, every volume containing
-    /// the triangles below it exactly (by [`BoundingVolume::contains_point`]),
-    /// and every volume well-formed (finite, orthonormal axes).
+    /// the triangles below it exactly (by [`BoundingVolume::contains_point`]
+    /// on their corners, or for a child's whole subtree by
+    /// [`BoundingVolume::contains_volume`] of the child's volume), and every
+    /// volume well-formed (finite, orthonormal axes).
     /// Used by the tests and by [`crate::io`] after loading.
     pub fn validate(&self) -> Result<(), String> {
         crate::validate::validate(self)
