@@ -170,10 +170,10 @@ pub trait BoundingVolume<T: Scalar>:
     /// `true` only when every point of `other` lies in `self`, with a
     /// margin of a few units of rounding of the two volumes' coordinates
     /// (so that a point [`Self::contains_point`] of `other` accepts is
-    /// accepted by `self` too); `false` when unsure. A tree checks that each
-    /// node holds its subtree's triangles by descending only into the
-    /// descendants whose volumes this does not place inside the node's
-    /// (see `Bvh::validate` in clash-bvh). The default is always `false`.
+    /// accepted by `self` too); `false` when unsure. A tree checking that
+    /// each node holds its subtree's triangles skips the children whose
+    /// volumes this places inside the node's (see `Bvh::validate` in
+    /// clash-bvh). The default is always `false`.
     ///
     /// ```
     /// use clash_bv::{BoundingVolume, Obb};

@@ -174,7 +174,7 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         self.rectangle_distance(p) <= self.radius
     }
 
-    /// The largest squared rectangle distance over the corners, then one
+    /// The largest squared rectangle distance over the points, then one
     /// square root: a correctly rounded square root is monotone, so this
     /// is [`Self::contains_point`] of every point (a distance that is not
     /// finite, from overflowing coordinates, fails as it does there for a
