@@ -99,6 +99,21 @@ impl<T: Scalar> Aabb<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
     const NAME: &'static str = "aabb";
+    const FLAT_LEN: usize = 6;
+
+    /// `min` then `max`, each `x, y, z`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.min.coords.as_slice());
+        out.extend_from_slice(self.max.coords.as_slice());
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 6] = flat.try_into().ok()?;
+        Some(Self {
+            min: Point3::new(f[0], f[1], f[2]),
+            max: Point3::new(f[3], f[4], f[5]),
+        })
+    }
 
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
         Self::from_points(points)
@@ -182,6 +197,12 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
 
     fn aabb(&self) -> Aabb<T> {
         *self
+    }
+
+    /// Finite centre and half-extents, the half-extents not negative.
+    fn is_well_formed(&self) -> bool {
+        let (c, h) = (self.center(), self.half_extents());
+        c.iter().all(|x| x.finite()) && h.iter().all(|&e| e.finite() && e >= T::ZERO)
     }
 
     fn bounding_obb(&self) -> Obb<T> {

@@ -18,6 +18,31 @@ pub trait BoundingVolume<T: Scalar>:
     /// Short lower-case name (`"aabb"`, `"obb"`, ...) recorded in saved trees.
     const NAME: &'static str;
 
+    /// How many scalars the volume's flat form holds ([`Self::write_flat`]):
+    /// a saved tree stores each node's volume as that many little-endian
+    /// values (AABB 6, sphere 4, OBB 15, capsule 7, RSS 15, k-DOP `2N`).
+    const FLAT_LEN: usize;
+
+    /// Appends the volume's [`Self::FLAT_LEN`] coordinates to `out`, in the
+    /// order the type's docs give: the form saved trees store.
+    fn write_flat(&self, out: &mut Vec<T>);
+
+    /// The volume whose flat form ([`Self::write_flat`]) is `flat`, bit for
+    /// bit; `None` unless `flat` holds exactly [`Self::FLAT_LEN`] values.
+    /// Any values give a volume: a loader checks it afterwards.
+    ///
+    /// ```
+    /// use clash_bv::{BoundingVolume, Obb};
+    /// use clash_math::{Matrix3, Point3};
+    /// let obb = Obb::from_axes_and_points(&Matrix3::identity(), &[Point3::new(0.0_f64, 1.0, 2.0)]);
+    /// let mut flat = Vec::new();
+    /// obb.write_flat(&mut flat);
+    /// assert_eq!(flat.len(), Obb::<f64>::FLAT_LEN);
+    /// assert_eq!(Obb::read_flat(&flat), Some(obb));
+    /// assert_eq!(Obb::read_flat(&flat[1..]), None);
+    /// ```
+    fn read_flat(flat: &[T]) -> Option<Self>;
+
     /// The default fit of a point set for this type.
     ///
     /// # Errors
@@ -221,6 +246,29 @@ pub trait BoundingVolume<T: Scalar>:
     /// Surface area (the cost measure of the surface area heuristic).
     fn surface_area(&self) -> T;
 
+    /// `true` when the volume is well formed, as [`Self::bounding_obb`]
+    /// shows it: finite centre, axes and half-extents, half-extents not
+    /// negative, and axes orthonormal and right-handed to within `16ε`
+    /// ([`crate::axes_are_orthonormal`]), the most rounding of a fit's axes
+    /// the separating-axis test's padding (RTCD §4.4.2) covers. A tree file
+    /// could hold, say, an OBB with skewed axes that contains its triangles
+    /// but breaks that test: a loader checks every node. The default
+    /// examines [`Self::bounding_obb`]; the types override it with the same
+    /// answer (or a stricter one) from their own fields.
+    ///
+    /// ```
+    /// use clash_bv::{Aabb, BoundingVolume};
+    /// use clash_math::Point3;
+    /// assert!(Aabb::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 1.0, 1.0)).is_well_formed());
+    /// assert!(!Aabb::new(Point3::new(0.0_f64, 0.0, 0.0), Point3::new(f64::NAN, 1.0, 1.0)).is_well_formed());
+    /// ```
+    fn is_well_formed(&self) -> bool {
+        let obb = self.bounding_obb();
+        obb.center.iter().all(|x| x.finite())
+            && obb.half_extents.iter().all(|&e| e.finite() && e >= T::ZERO)
+            && crate::axes_are_orthonormal(&obb.axes)
+    }
+
     /// A cheap measure of size by which queries over two trees choose the
     /// node to open ("descend the larger", RTCD §6.3.2): the surface area
     /// unless a type overrides it. k-DOPs take their axis-aligned box's,
@@ -271,4 +319,30 @@ pub trait BoundingVolume<T: Scalar>:
         let _ = bounds;
         None
     }
+}
+
+/// `true` when `axes` has finite, orthonormal, right-handed columns to
+/// within `16ε` (each entry of `AᵀA - I` at most that in magnitude, and a
+/// positive determinant): what fits produce, and what
+/// [`BoundingVolume::is_well_formed`] requires of boxes.
+///
+/// ```
+/// use clash_bv::axes_are_orthonormal;
+/// use clash_math::{Matrix3, Rotation3};
+/// assert!(axes_are_orthonormal(Rotation3::from_euler_angles(0.1_f64, 0.2, 0.3).matrix()));
+/// assert!(!axes_are_orthonormal(&(Matrix3::<f64>::identity() * 1.001)));
+/// assert!(!axes_are_orthonormal(&-Matrix3::<f64>::identity()));
+/// ```
+pub fn axes_are_orthonormal<T: Scalar>(axes: &Matrix3<T>) -> bool {
+    let tol = T::EPSILON * T::lit(16.0);
+    let (a, b, c) = (axes.column(0), axes.column(1), axes.column(2));
+    let near = |x: T, target: T| (x - target).abs() <= tol;
+    axes.iter().all(|x| x.finite())
+        && near(a.dot(&a), T::ONE)
+        && near(b.dot(&b), T::ONE)
+        && near(c.dot(&c), T::ONE)
+        && near(a.dot(&b), T::ZERO)
+        && near(a.dot(&c), T::ZERO)
+        && near(b.dot(&c), T::ZERO)
+        && a.dot(&b.cross(&c)) > T::ZERO
 }

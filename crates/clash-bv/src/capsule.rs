@@ -61,6 +61,22 @@ impl<T: Scalar> Capsule<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
     const NAME: &'static str = "capsule";
+    const FLAT_LEN: usize = 7;
+
+    /// The segment's `a` and `b` (each `x, y, z`), then `radius`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.segment.a.coords.as_slice());
+        out.extend_from_slice(self.segment.b.coords.as_slice());
+        out.push(self.radius);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 7] = flat.try_into().ok()?;
+        Some(Self {
+            segment: Segment::new(Point3::new(f[0], f[1], f[2]), Point3::new(f[3], f[4], f[5])),
+            radius: f[6],
+        })
+    }
 
     /// [`Capsule::fit_pca`].
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {

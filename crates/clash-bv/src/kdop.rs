@@ -265,6 +265,25 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
         _ => "kdop26",
     };
 
+    const FLAT_LEN: usize = 2 * N;
+
+    /// `min` then `max`, each in slab order.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(&self.min);
+        out.extend_from_slice(&self.max);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        if flat.len() != 2 * N {
+            return None;
+        }
+        let (min, max) = flat.split_at(N);
+        Some(Self {
+            min: min.try_into().ok()?,
+            max: max.try_into().ok()?,
+        })
+    }
+
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
         Self::from_points(points)
     }
@@ -365,6 +384,11 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
 
     fn aabb(&self) -> Aabb<T> {
         self.axis_aligned()
+    }
+
+    /// Its axis-aligned box ([`Kdop::axis_aligned`]) is well formed.
+    fn is_well_formed(&self) -> bool {
+        self.axis_aligned().is_well_formed()
     }
 
     fn bounding_obb(&self) -> Obb<T> {

@@ -49,7 +49,7 @@ mod sphere;
 mod sphere_fit;
 
 pub use aabb::Aabb;
-pub use bounding_volume::BoundingVolume;
+pub use bounding_volume::{BoundingVolume, axes_are_orthonormal};
 pub use capsule::Capsule;
 pub use error::FitError;
 pub use fit_scratch::FitScratch;

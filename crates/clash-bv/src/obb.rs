@@ -170,6 +170,23 @@ pub const TIGHT_FIT_SAMPLE: usize = 64;
 
 impl<T: Scalar> BoundingVolume<T> for Obb<T> {
     const NAME: &'static str = "obb";
+    const FLAT_LEN: usize = 15;
+
+    /// `center` (`x, y, z`), `axes` column by column, `half_extents`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.center.coords.as_slice());
+        out.extend_from_slice(self.axes.as_slice());
+        out.extend_from_slice(self.half_extents.as_slice());
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 15] = flat.try_into().ok()?;
+        Some(Self {
+            center: Point3::new(f[0], f[1], f[2]),
+            axes: Matrix3::from_column_slice(&f[3..12]),
+            half_extents: Vector3::new(f[12], f[13], f[14]),
+        })
+    }
 
     /// PCA of the points ([`Obb::fit_pca_points`]).
     fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
@@ -305,6 +322,15 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
             let reach = r[(k, 0)].abs() * e.x + r[(k, 1)].abs() * e.y + r[(k, 2)].abs() * e.z;
             u[k].abs() + reach + slack <= self.half_extents[k]
         })
+    }
+
+    fn is_well_formed(&self) -> bool {
+        self.center.iter().all(|x| x.finite())
+            && self
+                .half_extents
+                .iter()
+                .all(|&e| e.finite() && e >= T::ZERO)
+            && crate::axes_are_orthonormal(&self.axes)
     }
 
     fn overlaps(&self, other: &Self) -> bool {

@@ -87,6 +87,26 @@ impl<T: Scalar> Rss<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Rss<T> {
     const NAME: &'static str = "rss";
+    const FLAT_LEN: usize = 15;
+
+    /// `center` (`x, y, z`), `axes` column by column, `half_lengths`,
+    /// `radius`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.center.coords.as_slice());
+        out.extend_from_slice(self.axes.as_slice());
+        out.extend_from_slice(&self.half_lengths);
+        out.push(self.radius);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 15] = flat.try_into().ok()?;
+        Some(Self {
+            center: Point3::new(f[0], f[1], f[2]),
+            axes: Matrix3::from_column_slice(&f[3..12]),
+            half_lengths: [f[12], f[13]],
+            radius: f[14],
+        })
+    }
 
     const REFINE_DISTANCE_BOUND: bool = false;
 
@@ -287,6 +307,19 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         let e = e.add_scalar(self.radius);
         let pad = (self.center.coords.abs() + e) * (T::EPSILON * T::lit(4.0));
         Aabb::from_center_half_extents(self.center, e + pad)
+    }
+
+    /// Finite fields, half-lengths and radius not negative (stricter than
+    /// the default, which allows a negative half-length the radius
+    /// outweighs), axes as [`crate::axes_are_orthonormal`] requires.
+    fn is_well_formed(&self) -> bool {
+        self.center.iter().all(|x| x.finite())
+            && self
+                .half_lengths
+                .iter()
+                .chain([&self.radius])
+                .all(|&e| e.finite() && e >= T::ZERO)
+            && crate::axes_are_orthonormal(&self.axes)
     }
 
     fn bounding_obb(&self) -> Obb<T> {

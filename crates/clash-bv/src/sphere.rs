@@ -54,6 +54,21 @@ impl<T: Scalar> Sphere<T> {
 
 impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
     const NAME: &'static str = "sphere";
+    const FLAT_LEN: usize = 4;
+
+    /// `center` (`x, y, z`) then `radius`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.center.coords.as_slice());
+        out.push(self.radius);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 4] = flat.try_into().ok()?;
+        Some(Self {
+            center: Point3::new(f[0], f[1], f[2]),
+            radius: f[3],
+        })
+    }
     const REFINE_DISTANCE_BOUND: bool = false;
 
     /// The minimum sphere ([`Sphere::welzl`], RTCD §4.3.5).
@@ -158,6 +173,11 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
 
     fn aabb(&self) -> Aabb<T> {
         Aabb::from_center_half_extents(self.center, Vector3::repeat(self.radius))
+    }
+
+    /// Finite centre and radius, the radius not negative.
+    fn is_well_formed(&self) -> bool {
+        self.center.iter().all(|x| x.finite()) && self.radius.finite() && self.radius >= T::ZERO
     }
 
     fn bounding_obb(&self) -> Obb<T> {

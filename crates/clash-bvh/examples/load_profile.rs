@@ -1,9 +1,10 @@
 //! Load-time profiling aid: builds an OBB, RSS or AABB tree (f64) of a
 //! mesh, or of the generated 1M-triangle ellipsoid, saves its bytes, then
-//! loads them over and over on one thread and prints the fastest and
-//! median load times against the build time.
+//! loads them over and over on `THREADS` threads (default 1) and prints the
+//! fastest and median load times against the build time (first build, on
+//! the same threads).
 //!
-//! `cargo run --release -p clash-bvh --example load_profile [MESH.stl|ellipsoid] [obb|rss|aabb] [REPEATS]`
+//! `cargo run --release -p clash-bvh --example load_profile [MESH.stl|ellipsoid] [obb|rss|aabb] [REPEATS] [THREADS]`
 
 use clash_bv::{Aabb, BoundingVolume, Obb, Rss};
 use clash_bvh::{BuildOptions, Bvh, TriMesh};
@@ -32,10 +33,11 @@ fn run<B: BoundingVolume<f64>>(mesh: TriMesh<f64>, repeats: usize) {
         .collect();
     times.sort_by(f64::total_cmp);
     println!(
-        "{} {} triangles, {:.1} MB: build {build:.2} ms; load fastest {:.2} ms, median {:.2} ms",
+        "{} {} triangles, {:.1} MB, {} thread(s): build {build:.2} ms; load fastest {:.2} ms, median {:.2} ms",
         B::NAME,
         tree.mesh().num_triangles(),
         bytes.len() as f64 / 1e6,
+        rayon::current_num_threads(),
         times[0],
         times[times.len() / 2]
     );
@@ -46,13 +48,14 @@ fn main() {
     let path = args.get(1).map_or("ellipsoid", |s| s);
     let kind = args.get(2).map_or("obb", |s| s);
     let repeats: usize = args.get(3).map_or(5, |s| s.parse().unwrap());
+    let threads: usize = args.get(4).map_or(1, |s| s.parse().unwrap());
     let mesh = if path == "ellipsoid" {
         ellipsoid(500, 1000)
     } else {
         stl::read_binary_stl(path).expect("a binary STL mesh")
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
+        .num_threads(threads)
         .build()
         .unwrap();
     pool.install(|| match kind {

@@ -2,7 +2,7 @@
 
 use crate::build::{self, BuildOptions};
 use crate::containment::component_vertices;
-use crate::{BuildError, MeshError, Node, TriMesh};
+use crate::{BuildError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar, Triangle};
 use std::marker::PhantomData;
@@ -130,7 +130,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// deformation is large.
     ///
     /// # Errors
-    /// [`MeshError::VertexCountMismatch`] or [`MeshError::NonFiniteVertex`];
+    /// [`MeshError::VertexCountMismatch`](crate::MeshError::VertexCountMismatch) or [`MeshError::NonFiniteVertex`](crate::MeshError::NonFiniteVertex);
     /// the tree is unchanged on error.
     pub fn refit(&mut self, vertices: &[Point3<T>]) -> Result<(), BuildError> {
         self.mesh.set_vertices(vertices).map_err(BuildError::Mesh)?;
@@ -199,20 +199,22 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// the triangles below it exactly (by [`BoundingVolume::contains_point`]
     /// on their corners, or for a child's whole subtree by
     /// [`BoundingVolume::contains_volume`] of the child's volume), and every
-    /// volume well-formed (finite, orthonormal axes).
-    /// Used by the tests and by [`crate::io`] after loading.
+    /// volume well formed ([`BoundingVolume::is_well_formed`]: finite,
+    /// orthonormal axes). Loading ([`crate::io`]) checks the same.
     pub fn validate(&self) -> Result<(), String> {
         crate::validate::validate(self)
     }
 
+    /// The tree of checked parts: `leaf_tris` must be [`leaf_triangles`]
+    /// of the mesh and the leaf order.
     pub(crate) fn from_parts(
         mesh: TriMesh<T>,
         nodes: Vec<Node<B>>,
         order: Vec<u32>,
+        leaf_tris: Vec<Triangle<T>>,
         options: BuildOptions,
-    ) -> Result<Self, MeshError> {
-        let leaf_tris = order.iter().map(|&i| mesh.triangle(i as usize)).collect();
-        Ok(Self {
+    ) -> Self {
+        Self {
             mesh,
             nodes,
             order,
@@ -222,8 +224,22 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             pseudo_normals: OnceLock::new(),
             ray_layout: OnceLock::new(),
             _scalar: PhantomData,
-        })
+        }
     }
+}
+
+/// The mesh's triangles in leaf order (`order` in range), copied on every
+/// thread of the current rayon pool.
+pub(crate) fn leaf_triangles<T: Scalar>(mesh: &TriMesh<T>, order: &[u32]) -> Vec<Triangle<T>> {
+    use rayon::prelude::*;
+    let mut leaf_tris = Vec::with_capacity(order.len());
+    crate::prefault::prefault(leaf_tris.spare_capacity_mut());
+    order
+        .par_iter()
+        .with_min_len(16 * 1024)
+        .map(|&i| mesh.triangle(i as usize))
+        .collect_into_vec(&mut leaf_tris);
+    leaf_tris
 }
 
 /// Two trees are equal when their meshes, nodes, leaf order and options are

@@ -61,12 +61,16 @@ pub enum LoadError {
     #[error("not a clash tree file (bad magic number)")]
     BadMagic,
     /// The file was written by an unsupported format version.
-    #[error("unsupported tree file version {found} (this build reads version {supported})")]
+    #[error(
+        "unsupported tree file version {found} (this build reads versions {oldest} to {newest})"
+    )]
     UnsupportedVersion {
         /// Version in the file.
         found: u32,
-        /// Version this build reads.
-        supported: u32,
+        /// Oldest version this build reads.
+        oldest: u32,
+        /// Newest version this build reads (the one it writes).
+        newest: u32,
     },
     /// The file holds a tree of another scalar type.
     #[error("the file holds an {found} tree, but an {expected} tree was requested")]

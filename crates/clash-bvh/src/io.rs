@@ -10,42 +10,83 @@
 //! | 16 | volume type name, NUL-padded ([`BoundingVolume::NAME`]) |
 //! | 8 | payload length in bytes |
 //! | 4 | CRC-32 (IEEE) of the payload |
-//! | n | payload: bincode (standard config, serde) of the mesh, nodes, leaf order and build options |
+//! | n | payload: bincode (standard config, serde) of the build options and four byte strings |
+//!
+//! The payload's byte strings hold the bulk arrays as little-endian values,
+//! one fixed-size record after another, so that loading decodes them in one
+//! tight loop each instead of field by field (version 1 files, which bincode
+//! encoded field by field, still load):
+//!
+//! | byte string | records |
+//! | --- | --- |
+//! | vertices | `x, y, z`: 3 scalars each |
+//! | indices | a triangle's three vertex indices: 3 `u32` each |
+//! | nodes | the volume's flat form ([`BoundingVolume::write_flat`], [`BoundingVolume::FLAT_LEN`] scalars), then the right child or first leaf position (`u32`), then the leaf's triangle count (`u32`, 0 for an internal node) |
+//! | leaf order | a mesh triangle index (`u32`) per leaf position |
 //!
 //! Loading checks every header field, the length and the checksum, decodes
 //! the payload, re-validates the mesh, and checks every node index and the
-//! whole tree structure before any query can see it, so corrupt, truncated or
-//! foreign bytes give a [`LoadError`], never a panic or a later
-//! out-of-bounds access. A loaded tree answers every query exactly as the
-//! tree it was saved from (the triangle copy in leaf order is rebuilt from
-//! the mesh, bit for bit).
+//! whole tree structure before any query can see it, then that every
+//! volume is well formed and holds every corner of the triangles below it,
+//! so corrupt, truncated or foreign bytes give a [`LoadError`], never a
+//! panic, a later out-of-bounds access or a missed contact. A loaded tree
+//! answers every query exactly as the tree it was saved from (the triangle
+//! copy in leaf order is rebuilt from the mesh, bit for bit).
 
+use crate::prefault::prefault;
 use crate::{BuildOptions, Bvh, LoadError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar};
-use serde::{Deserialize, Serialize};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use rayon::prelude::*;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::io::{Read, Write};
 use std::path::Path;
 
 /// Magic number at the start of every tree file.
 pub const MAGIC: [u8; 8] = *b"CLASHBVH";
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes; it reads this one and every
+/// earlier one (from [`OLDEST_VERSION`]).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this build reads: version 1 encoded the
+/// arrays field by field.
+pub const OLDEST_VERSION: u32 = 1;
 const HEADER_LEN: usize = 8 + 4 + 8 + 16 + 8 + 4;
 
-#[derive(Serialize)]
-#[serde(bound = "T: Scalar, B: Serialize")]
-struct PayloadRef<'a, T: Scalar, B> {
-    vertices: &'a [Point3<T>],
-    indices: &'a [[u32; 3]],
-    nodes: &'a [Node<B>],
-    order: &'a [u32],
+/// The payload of a version 2 file (see the module docs).
+#[derive(Serialize, Deserialize)]
+struct Payload<'a> {
     options: BuildOptions,
+    #[serde(borrow)]
+    vertices: Bytes<'a>,
+    #[serde(borrow)]
+    indices: Bytes<'a>,
+    #[serde(borrow)]
+    nodes: Bytes<'a>,
+    #[serde(borrow)]
+    order: Bytes<'a>,
 }
 
+/// A byte string of the payload: serde's bytes, so bincode writes its length
+/// and copies it, and reads it back borrowed from the file's bytes.
+struct Bytes<'a>(&'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.0)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Bytes<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        <&'de [u8]>::deserialize(deserializer).map(Bytes)
+    }
+}
+
+/// The payload of a version 1 file: the arrays encoded field by field.
 #[derive(Deserialize)]
 #[serde(bound = "T: Scalar, B: serde::de::DeserializeOwned")]
-struct Payload<T: Scalar, B> {
+struct PayloadV1<T: Scalar, B> {
     vertices: Vec<Point3<T>>,
     indices: Vec<[u32; 3]>,
     nodes: Vec<Node<B>>,
@@ -87,7 +128,8 @@ impl TreeHeader {
     pub const LEN: usize = HEADER_LEN;
 
     /// Reads and checks the header at the start of `bytes` (magic number
-    /// and version); the payload is not looked at.
+    /// and version, [`OLDEST_VERSION`] to [`FORMAT_VERSION`]); the payload
+    /// is not looked at.
     ///
     /// # Errors
     /// [`LoadError::BadMagic`], [`LoadError::Truncated`] or
@@ -109,10 +151,11 @@ impl TreeHeader {
         })?;
         let u32_at = |o: usize| u32::from_le_bytes(header[o..o + 4].try_into().unwrap_or([0; 4]));
         let version = u32_at(8);
-        if version != FORMAT_VERSION {
+        if !(OLDEST_VERSION..=FORMAT_VERSION).contains(&version) {
             return Err(LoadError::UnsupportedVersion {
                 found: version,
-                supported: FORMAT_VERSION,
+                oldest: OLDEST_VERSION,
+                newest: FORMAT_VERSION,
             });
         }
         Ok(Self {
@@ -134,12 +177,37 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The tree and its mesh as bytes in the clash tree format (see the
     /// module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let payload = PayloadRef {
-            vertices: self.mesh.vertices(),
-            indices: self.mesh.indices(),
-            nodes: &self.nodes,
-            order: &self.order,
+        let mut vertices = Vec::with_capacity(3 * T::BYTES * self.mesh.vertices().len());
+        for p in self.mesh.vertices() {
+            for &x in p.coords.iter() {
+                x.write_le(&mut vertices);
+            }
+        }
+        let indices: Vec<u8> = self
+            .mesh
+            .indices()
+            .iter()
+            .flatten()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
+        let mut nodes = Vec::with_capacity(self.nodes.len() * node_record_len::<T, B>());
+        let mut flat = Vec::with_capacity(B::FLAT_LEN);
+        for node in &self.nodes {
+            flat.clear();
+            node.bv.write_flat(&mut flat);
+            for &x in &flat {
+                x.write_le(&mut nodes);
+            }
+            nodes.extend_from_slice(&node.child_or_first.to_le_bytes());
+            nodes.extend_from_slice(&node.count.to_le_bytes());
+        }
+        let order: Vec<u8> = self.order.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let payload = Payload {
             options: self.options,
+            vertices: Bytes(&vertices),
+            indices: Bytes(&indices),
+            nodes: Bytes(&nodes),
+            order: Bytes(&order),
         };
         let body = bincode::serde::encode_to_vec(&payload, bincode::config::standard())
             .expect("encoding plain data into a Vec cannot fail");
@@ -208,8 +276,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         if crc32fast::hash(body) != crc {
             return Err(LoadError::Checksum);
         }
-        let (payload, used): (Payload<T, B>, usize) =
-            bincode::serde::decode_from_slice(body, bincode::config::standard())
+        if header.version == 1 {
+            return Self::from_payload_v1(body);
+        }
+        let (payload, used): (Payload<'_>, usize) =
+            bincode::serde::borrow_decode_from_slice(body, bincode::config::standard())
                 .map_err(|e| LoadError::Decode(e.to_string()))?;
         if used != body.len() {
             return Err(LoadError::Decode(format!(
@@ -217,7 +288,17 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 body.len() - used
             )));
         }
-        Self::from_payload(payload)
+        let vertices = records(payload.vertices.0, 3 * T::BYTES, "vertex", |r| {
+            let mut xyz = [T::ZERO; 3];
+            T::read_le(r, &mut xyz);
+            Point3::from(xyz)
+        })?;
+        let indices = records(payload.indices.0, 12, "index", |r| {
+            [u32_le(&r[0..4]), u32_le(&r[4..8]), u32_le(&r[8..12])]
+        })?;
+        let order = records(payload.order.0, 4, "leaf order", u32_le)?;
+        let nodes = || decode_nodes::<T, B>(payload.nodes.0);
+        Self::from_arrays(vertices, indices, nodes, order, payload.options)
     }
 
     /// Reads a tree written by [`Self::write_to`] from `r`.
@@ -239,29 +320,204 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         Self::from_bytes(&std::fs::read(path)?)
     }
 
-    fn from_payload(p: Payload<T, B>) -> Result<Self, LoadError> {
+    fn from_payload_v1(body: &[u8]) -> Result<Self, LoadError> {
+        let (p, used): (PayloadV1<T, B>, usize) =
+            bincode::serde::decode_from_slice(body, bincode::config::standard())
+                .map_err(|e| LoadError::Decode(e.to_string()))?;
+        if used != body.len() {
+            return Err(LoadError::Decode(format!(
+                "{} bytes left after the payload",
+                body.len() - used
+            )));
+        }
+        let nodes = || Ok(Nodes::of(p.nodes));
+        Self::from_arrays(p.vertices, p.indices, nodes, p.order, p.options)
+    }
+
+    /// The tree of decoded arrays, after every check (see the module
+    /// docs). The nodes are decoded by `nodes`, on every thread of the
+    /// current rayon pool, while the leaf-ordered triangles are copied and
+    /// the vertices numbered for the containment check: the three passes
+    /// are bound by memory traffic and by memory latency, and overlap.
+    fn from_arrays(
+        vertices: Vec<Point3<T>>,
+        indices: Vec<[u32; 3]>,
+        nodes: impl FnOnce() -> Result<Nodes<B>, LoadError> + Send,
+        order: Vec<u32>,
+        options: BuildOptions,
+    ) -> Result<Self, LoadError> {
         let invalid = |e: String| LoadError::Invalid(e);
-        let mesh = TriMesh::new(p.vertices, p.indices).map_err(|e| invalid(e.to_string()))?;
-        p.options.validate().map_err(|e| invalid(e.to_string()))?;
-        crate::validate::check_structure(p.nodes.len(), p.order.len(), mesh.num_triangles(), |i| {
-            (p.nodes[i].child_or_first, p.nodes[i].count)
+        let mesh = TriMesh::new(vertices, indices).map_err(|e| invalid(e.to_string()))?;
+        options.validate().map_err(|e| invalid(e.to_string()))?;
+        crate::validate::check_order(&order, mesh.num_triangles()).map_err(invalid)?;
+        let (nodes, (leaf_tris, uses)) = rayon::join(nodes, || {
+            rayon::join(
+                || crate::bvh::leaf_triangles(&mesh, &order),
+                || crate::validate::FirstUses::new(&mesh, &order),
+            )
+        });
+        let Nodes {
+            nodes,
+            links,
+            malformed,
+        } = nodes?;
+        crate::validate::check_structure(links.len(), order.len(), mesh.num_triangles(), |i| {
+            links[i]
         })
         .map_err(invalid)?;
-        let mut seen = vec![false; mesh.num_triangles()];
-        for &id in &p.order {
-            match seen.get_mut(id as usize) {
-                Some(s) if !*s => *s = true,
-                _ => {
-                    return Err(invalid(format!(
-                        "leaf order entry {id} is out of range or repeated"
-                    )));
-                }
-            }
+        if let Some(i) = malformed {
+            return Err(invalid(crate::validate::malformed(i)));
         }
-        let tree = Self::from_parts(mesh, p.nodes, p.order, p.options)
-            .map_err(|e| invalid(e.to_string()))?;
+        let tree = Self::from_parts(mesh, nodes, order, leaf_tris, options);
         // Volumes must contain their triangles, or queries could miss contacts.
-        tree.validate().map_err(invalid)?;
+        crate::validate::check_volumes(&tree, &uses).map_err(invalid)?;
         Ok(tree)
     }
 }
+
+/// Bytes of one node record of a version 2 file.
+fn node_record_len<T: Scalar, B: BoundingVolume<T>>() -> usize {
+    B::FLAT_LEN * T::BYTES + 8
+}
+
+/// The `u32` whose little-endian bytes are `b` (four of them).
+#[inline]
+fn u32_le(b: &[u8]) -> u32 {
+    let mut le = [0u8; 4];
+    le.copy_from_slice(b);
+    u32::from_le_bytes(le)
+}
+
+/// How many records of `size` bytes `bytes` holds; a typed error unless a
+/// whole number.
+fn record_count(bytes: &[u8], size: usize, what: &str) -> Result<usize, LoadError> {
+    if bytes.len().is_multiple_of(size) {
+        Ok(bytes.len() / size)
+    } else {
+        Err(LoadError::Decode(format!(
+            "{} bytes of {what} records of {size} bytes each",
+            bytes.len()
+        )))
+    }
+}
+
+/// The records of `size` bytes each that `bytes` holds, read by `read`
+/// on every thread of the current rayon pool into an array allocated once
+/// (its pages mapped in one call, see [`prefault`]); a typed error when
+/// `bytes` is not a whole number of records.
+fn records<R: Send>(
+    bytes: &[u8],
+    size: usize,
+    what: &str,
+    read: impl Fn(&[u8]) -> R + Sync + Send,
+) -> Result<Vec<R>, LoadError> {
+    let mut out = Vec::with_capacity(record_count(bytes, size, what)?);
+    prefault(out.spare_capacity_mut());
+    bytes
+        .par_chunks_exact(size)
+        .with_min_len(RECORDS_PER_TASK)
+        .map(read)
+        .collect_into_vec(&mut out);
+    Ok(out)
+}
+
+/// Records decoded by one task at least (so that small trees decode on the
+/// calling thread).
+const RECORDS_PER_TASK: usize = 16 * 1024;
+
+/// Decoded nodes, with what the checks after decoding read of them.
+struct Nodes<B> {
+    nodes: Vec<Node<B>>,
+    /// Each node's `(child_or_first, count)`, for the structure check (16
+    /// bytes a node instead of a pass over the nodes themselves).
+    links: Vec<(u32, u32)>,
+    /// The first node whose volume is not well formed.
+    malformed: Option<usize>,
+}
+
+impl<B> Nodes<B> {
+    /// The links and form of nodes decoded by bincode (version 1).
+    fn of<T: Scalar>(nodes: Vec<Node<B>>) -> Self
+    where
+        B: BoundingVolume<T>,
+    {
+        Self {
+            links: nodes.iter().map(|n| (n.child_or_first, n.count)).collect(),
+            malformed: nodes.iter().position(|n| !n.bv.is_well_formed()),
+            nodes,
+        }
+    }
+}
+
+/// The node records of a version 2 file (see the module docs), decoded on
+/// every thread of the current rayon pool; each volume's form is checked
+/// while it is at hand.
+fn decode_nodes<T: Scalar, B: BoundingVolume<T>>(bytes: &[u8]) -> Result<Nodes<B>, LoadError> {
+    let size = node_record_len::<T, B>();
+    let n = record_count(bytes, size, "node")?;
+    let volume_len = B::FLAT_LEN * T::BYTES;
+    // A volume type that refuses its own flat form's length would leave a
+    // record unread: name it rather than decode a placeholder.
+    let Some(placeholder) = B::read_flat(&vec![T::ZERO; B::FLAT_LEN]) else {
+        return Err(LoadError::Decode(format!(
+            "the {} volume type reads no flat form of {} values",
+            B::NAME,
+            B::FLAT_LEN
+        )));
+    };
+    let refused = AtomicBool::new(false);
+    let malformed = AtomicUsize::new(usize::MAX);
+    let (mut nodes, mut links) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    prefault(nodes.spare_capacity_mut());
+    prefault(links.spare_capacity_mut());
+    bytes
+        .par_chunks_exact(size)
+        .with_min_len(RECORDS_PER_TASK)
+        .enumerate()
+        .map(|(i, r)| {
+            let (volume, link) = r.split_at(volume_len);
+            let mut flat = [T::ZERO; FLAT_ON_STACK];
+            let bv = match flat.get_mut(..B::FLAT_LEN) {
+                Some(flat) => {
+                    T::read_le(volume, flat);
+                    B::read_flat(flat)
+                }
+                None => {
+                    let mut flat = vec![T::ZERO; B::FLAT_LEN];
+                    T::read_le(volume, &mut flat);
+                    B::read_flat(&flat)
+                }
+            };
+            let bv = bv.unwrap_or_else(|| {
+                refused.store(true, Ordering::Relaxed);
+                placeholder.clone()
+            });
+            if !bv.is_well_formed() {
+                malformed.fetch_min(i, Ordering::Relaxed);
+            }
+            let link = (u32_le(&link[0..4]), u32_le(&link[4..8]));
+            let node = Node {
+                bv,
+                child_or_first: link.0,
+                count: link.1,
+            };
+            (node, link)
+        })
+        .unzip_into_vecs(&mut nodes, &mut links);
+    if refused.into_inner() {
+        return Err(LoadError::Decode(format!(
+            "a {} node record the volume type refuses",
+            B::NAME
+        )));
+    }
+    let malformed = Some(malformed.into_inner()).filter(|&i| i < n);
+    Ok(Nodes {
+        nodes,
+        links,
+        malformed,
+    })
+}
+
+/// Volumes whose flat form is at most this long decode through the stack
+/// (the k-DOP26's is 26 values; longer ones take a buffer each).
+const FLAT_ON_STACK: usize = 32;

@@ -49,26 +49,51 @@ fn write_seeds() {
     }
 }
 
-fn seeds() -> Vec<(String, Vec<u8>)> {
-    let tet = |s: f64| {
-        TriMesh::new(
-            vec![
-                clash_math::Point3::new(0.0, 0.0, 0.0),
-                clash_math::Point3::new(s, 0.0, 0.0),
-                clash_math::Point3::new(0.0, s, 0.0),
-                clash_math::Point3::new(0.0, 0.0, s),
-            ],
-            vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3], [0, 0, 1]],
-        )
-        .unwrap()
-    };
-    let obb = Bvh::<f64, Obb<f64>>::build(tet(1.0), &BuildOptions::default())
-        .unwrap()
-        .to_bytes();
+/// The tetrahedron (with a degenerate triangle) of the valid OBB seed.
+fn tet_tree() -> Bvh<f64, Obb<f64>> {
+    let mesh = TriMesh::new(
+        vec![
+            clash_math::Point3::new(0.0, 0.0, 0.0),
+            clash_math::Point3::new(1.0, 0.0, 0.0),
+            clash_math::Point3::new(0.0, 1.0, 0.0),
+            clash_math::Point3::new(0.0, 0.0, 1.0),
+        ],
+        vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3], [0, 0, 1]],
+    )
+    .unwrap();
+    Bvh::build(mesh, &BuildOptions::default()).unwrap()
+}
+
+/// The random soup of the valid AABB seed.
+fn soup_tree() -> Bvh<f32, Aabb<f32>> {
     let m32 = common::random_soup::<f32>(&mut common::seeded(9), 12, 1.0, 0.3);
-    let aabb = Bvh::<f32, Aabb<f32>>::build(m32, &BuildOptions::sah().with_max_leaf_size(3))
-        .unwrap()
-        .to_bytes();
+    Bvh::build(m32, &BuildOptions::sah().with_max_leaf_size(3)).unwrap()
+}
+
+/// Files of format version 1 (the arrays encoded by bincode field by
+/// field), written before version 2: they still load, as the very trees
+/// this build makes of the same meshes.
+#[test]
+fn version_1_files_still_load() {
+    let tet = std::fs::read(seed_dir().join("v1_tet_f64_obb")).unwrap();
+    let soup = std::fs::read(seed_dir().join("v1_soup_f32_aabb")).unwrap();
+    for bytes in [&tet, &soup] {
+        assert_eq!(clash_bvh::io::TreeHeader::read(bytes).unwrap().version, 1);
+    }
+    assert_eq!(Bvh::<f64, Obb<f64>>::from_bytes(&tet).unwrap(), tet_tree());
+    assert_eq!(
+        Bvh::<f32, Aabb<f32>>::from_bytes(&soup).unwrap(),
+        soup_tree()
+    );
+    // And a version 1 file saved again is a version 2 file of the same tree.
+    let again = Bvh::<f64, Obb<f64>>::from_bytes(&tet).unwrap().to_bytes();
+    assert_eq!(clash_bvh::io::TreeHeader::read(&again).unwrap().version, 2);
+    assert_eq!(again, tet_tree().to_bytes());
+}
+
+fn seeds() -> Vec<(String, Vec<u8>)> {
+    let obb = tet_tree().to_bytes();
+    let aabb = soup_tree().to_bytes();
     let mut truncated = obb.clone();
     truncated.truncate(obb.len() / 2);
     let mut flipped = aabb.clone();

@@ -167,7 +167,10 @@ fn build_and_info_match_the_library() {
         let info = clash().arg("info").arg(&tree_path).assert().success();
         let stdout = String::from_utf8(info.get_output().stdout.clone()).unwrap();
         assert_eq!(info_field(&stdout, "tree"), format!("{bv}/{precision}"));
-        assert_eq!(info_field(&stdout, "file version"), "1");
+        assert_eq!(
+            info_field(&stdout, "file version"),
+            clash::bvh::io::FORMAT_VERSION.to_string()
+        );
         assert_eq!(
             info_field(&stdout, "triangles"),
             stats.triangles.to_string()

@@ -75,6 +75,27 @@ pub trait Scalar:
     fn mul_add_s(self, a: Self, b: Self) -> Self;
     /// Two values side by side ([`crate::pair`]): SSE2 for `f64` on x86_64.
     type Pair: crate::Pair<Self>;
+    /// Size in bytes: 4 or 8.
+    const BYTES: usize;
+    /// Appends the value's little-endian bytes ([`Self::BYTES`] of them) to
+    /// `out`: the form tree files store.
+    fn write_le(self, out: &mut Vec<u8>);
+    /// Fills `out` with the values whose little-endian bytes are `bytes`,
+    /// bit for bit; `false` (and `out` untouched) unless `bytes` holds
+    /// exactly `out.len()` values.
+    ///
+    /// ```
+    /// use clash_math::Scalar;
+    /// let mut bytes = Vec::new();
+    /// 1.5_f64.write_le(&mut bytes);
+    /// (-0.0_f64).write_le(&mut bytes);
+    /// let mut out = [0.0_f64; 2];
+    /// assert!(f64::read_le(&bytes, &mut out));
+    /// assert_eq!(out[0], 1.5);
+    /// assert!(out[1].is_sign_negative());
+    /// assert!(!f64::read_le(&bytes[1..], &mut out));
+    /// ```
+    fn read_le(bytes: &[u8], out: &mut [Self]) -> bool;
 }
 
 macro_rules! impl_scalar {
@@ -123,6 +144,24 @@ macro_rules! impl_scalar {
             #[inline(always)]
             fn mul_add_s(self, a: Self, b: Self) -> Self {
                 self * a + b
+            }
+            const BYTES: usize = core::mem::size_of::<$t>();
+            #[inline]
+            fn write_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            #[inline]
+            fn read_le(bytes: &[u8], out: &mut [Self]) -> bool {
+                const N: usize = core::mem::size_of::<$t>();
+                if bytes.len() != N * out.len() {
+                    return false;
+                }
+                for (o, chunk) in out.iter_mut().zip(bytes.chunks_exact(N)) {
+                    let mut le = [0u8; N];
+                    le.copy_from_slice(chunk);
+                    *o = <$t>::from_le_bytes(le);
+                }
+                true
             }
         }
     };

@@ -23,16 +23,19 @@ pub fn check(data: &[u8]) {
         let crc = crc32fast::hash(&fixed[HEADER_LEN..]);
         fixed[44..48].copy_from_slice(&crc.to_le_bytes());
         check_as_is(&fixed);
-        // The same payload under each supported header.
-        for (scalar, bv) in [
-            (&b"f64\0\0\0\0\0"[..], &b"obb\0\0\0\0\0\0\0\0\0\0\0\0\0"[..]),
-            (b"f32\0\0\0\0\0", b"aabb\0\0\0\0\0\0\0\0\0\0\0\0"),
-        ] {
-            fixed[..8].copy_from_slice(b"CLASHBVH");
-            fixed[8..12].copy_from_slice(&1u32.to_le_bytes());
-            fixed[12..20].copy_from_slice(scalar);
-            fixed[20..36].copy_from_slice(bv);
-            check_as_is(&fixed);
+        // The same payload under each supported header, in every format
+        // version this build reads.
+        for version in clash_bvh::io::OLDEST_VERSION..=clash_bvh::io::FORMAT_VERSION {
+            for (scalar, bv) in [
+                (&b"f64\0\0\0\0\0"[..], &b"obb\0\0\0\0\0\0\0\0\0\0\0\0\0"[..]),
+                (b"f32\0\0\0\0\0", b"aabb\0\0\0\0\0\0\0\0\0\0\0\0"),
+            ] {
+                fixed[..8].copy_from_slice(b"CLASHBVH");
+                fixed[8..12].copy_from_slice(&version.to_le_bytes());
+                fixed[12..20].copy_from_slice(scalar);
+                fixed[20..36].copy_from_slice(bv);
+                check_as_is(&fixed);
+            }
         }
     }
 }
