@@ -298,7 +298,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         })?;
         let order = records(payload.order.0, 4, "leaf order", u32_le)?;
         let nodes = || decode_nodes::<T, B>(payload.nodes.0);
-        Self::from_arrays(vertices, indices, nodes, order, payload.options)
+        let nested = root_children_nest::<T, B>(payload.nodes.0);
+        Self::from_arrays(vertices, indices, nodes, nested, order, payload.options)
     }
 
     /// Reads a tree written by [`Self::write_to`] from `r`.
@@ -330,19 +331,31 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 body.len() - used
             )));
         }
+        let nested = p.nodes.first().is_some_and(|root| {
+            root.children(0).is_some_and(|(l, r)| {
+                [l, r].iter().all(|&c| {
+                    p.nodes
+                        .get(c as usize)
+                        .is_some_and(|c| root.bv.contains_volume(&c.bv))
+                })
+            })
+        });
         let nodes = || Ok(Nodes::of(p.nodes));
-        Self::from_arrays(p.vertices, p.indices, nodes, p.order, p.options)
+        Self::from_arrays(p.vertices, p.indices, nodes, nested, p.order, p.options)
     }
 
     /// The tree of decoded arrays, after every check (see the module
     /// docs). The nodes are decoded by `nodes`, on every thread of the
-    /// current rayon pool, while the leaf-ordered triangles are copied and
-    /// the vertices numbered for the containment check: the three passes
+    /// current rayon pool, while the leaf-ordered triangles are copied and,
+    /// unless the root's children lie inside it (`nested`: then every
+    /// child likely does, and the containment check needs no numbering),
+    /// the vertices are numbered for the containment check: the passes
     /// are bound by memory traffic and by memory latency, and overlap.
     fn from_arrays(
         vertices: Vec<Point3<T>>,
         indices: Vec<[u32; 3]>,
         nodes: impl FnOnce() -> Result<Nodes<B>, LoadError> + Send,
+        nested: bool,
         order: Vec<u32>,
         options: BuildOptions,
     ) -> Result<Self, LoadError> {
@@ -353,7 +366,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         let (nodes, (leaf_tris, uses)) = rayon::join(nodes, || {
             rayon::join(
                 || crate::bvh::leaf_triangles(&mesh, &order),
-                || crate::validate::FirstUses::new(&mesh, &order),
+                || (!nested).then(|| crate::validate::FirstUses::new(&mesh, &order)),
             )
         });
         let Nodes {
@@ -370,7 +383,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         }
         let tree = Self::from_parts(mesh, nodes, order, leaf_tris, options);
         // Volumes must contain their triangles, or queries could miss contacts.
-        crate::validate::check_volumes(&tree, &uses).map_err(invalid)?;
+        crate::validate::check_volumes(&tree, uses).map_err(invalid)?;
         Ok(tree)
     }
 }
@@ -455,7 +468,6 @@ impl<B> Nodes<B> {
 fn decode_nodes<T: Scalar, B: BoundingVolume<T>>(bytes: &[u8]) -> Result<Nodes<B>, LoadError> {
     let size = node_record_len::<T, B>();
     let n = record_count(bytes, size, "node")?;
-    let volume_len = B::FLAT_LEN * T::BYTES;
     // A volume type that refuses its own flat form's length would leave a
     // record unread: name it rather than decode a placeholder.
     let Some(placeholder) = B::read_flat(&vec![T::ZERO; B::FLAT_LEN]) else {
@@ -475,32 +487,18 @@ fn decode_nodes<T: Scalar, B: BoundingVolume<T>>(bytes: &[u8]) -> Result<Nodes<B
         .with_min_len(RECORDS_PER_TASK)
         .enumerate()
         .map(|(i, r)| {
-            let (volume, link) = r.split_at(volume_len);
-            let mut flat = [T::ZERO; FLAT_ON_STACK];
-            let bv = match flat.get_mut(..B::FLAT_LEN) {
-                Some(flat) => {
-                    T::read_le(volume, flat);
-                    B::read_flat(flat)
-                }
-                None => {
-                    let mut flat = vec![T::ZERO; B::FLAT_LEN];
-                    T::read_le(volume, &mut flat);
-                    B::read_flat(&flat)
-                }
-            };
-            let bv = bv.unwrap_or_else(|| {
+            let node = decode_node::<T, B>(r).unwrap_or_else(|| {
                 refused.store(true, Ordering::Relaxed);
-                placeholder.clone()
+                Node {
+                    bv: placeholder.clone(),
+                    child_or_first: 0,
+                    count: 0,
+                }
             });
-            if !bv.is_well_formed() {
+            if !node.bv.is_well_formed() {
                 malformed.fetch_min(i, Ordering::Relaxed);
             }
-            let link = (u32_le(&link[0..4]), u32_le(&link[4..8]));
-            let node = Node {
-                bv,
-                child_or_first: link.0,
-                count: link.1,
-            };
+            let link = (node.child_or_first, node.count);
             (node, link)
         })
         .unzip_into_vecs(&mut nodes, &mut links);
@@ -515,6 +513,51 @@ fn decode_nodes<T: Scalar, B: BoundingVolume<T>>(bytes: &[u8]) -> Result<Nodes<B
         nodes,
         links,
         malformed,
+    })
+}
+
+/// One node record (of [`node_record_len`] bytes); `None` when the volume
+/// type refuses its flat form.
+#[inline]
+fn decode_node<T: Scalar, B: BoundingVolume<T>>(r: &[u8]) -> Option<Node<B>> {
+    let (volume, link) = r.split_at(B::FLAT_LEN * T::BYTES);
+    let mut flat = [T::ZERO; FLAT_ON_STACK];
+    let bv = match flat.get_mut(..B::FLAT_LEN) {
+        Some(flat) => {
+            T::read_le(volume, flat);
+            B::read_flat(flat)
+        }
+        None => {
+            let mut flat = vec![T::ZERO; B::FLAT_LEN];
+            T::read_le(volume, &mut flat);
+            B::read_flat(&flat)
+        }
+    }?;
+    Some(Node {
+        bv,
+        child_or_first: u32_le(&link[0..4]),
+        count: u32_le(&link[4..8]),
+    })
+}
+
+/// Whether the root's two children lie inside it (`false` for a lone
+/// leaf or unreadable records), read from the node records before they
+/// are decoded: the loader then expects every child to lie in its parent
+/// (see [`crate::validate::check_volumes`]) and does not number the
+/// vertices while the nodes are decoded. Only a guess for scheduling.
+fn root_children_nest<T: Scalar, B: BoundingVolume<T>>(bytes: &[u8]) -> bool {
+    let size = node_record_len::<T, B>();
+    let record = |i: usize| {
+        let r = bytes.get(i.checked_mul(size)?..(i + 1).checked_mul(size)?)?;
+        decode_node::<T, B>(r)
+    };
+    let Some(root) = record(0) else {
+        return false;
+    };
+    root.children(0).is_some_and(|(l, r)| {
+        [l, r]
+            .iter()
+            .all(|&c| record(c as usize).is_some_and(|c| root.bv.contains_volume(&c.bv)))
     })
 }
 

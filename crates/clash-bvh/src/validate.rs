@@ -20,6 +20,7 @@
 use crate::{Bvh, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar};
+use rayon::prelude::*;
 
 /// Every invariant of `bvh` (see [`Bvh::validate`]).
 pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Result<(), String> {
@@ -36,7 +37,7 @@ pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Resu
     if let Some(i) = bvh.nodes.iter().position(|n| !n.bv.is_well_formed()) {
         return Err(malformed(i));
     }
-    check_volumes(bvh, &FirstUses::new(&bvh.mesh, &bvh.order))
+    check_volumes(bvh, None)
 }
 
 /// The error for node `i`, whose volume is not
@@ -62,14 +63,68 @@ pub(crate) fn check_order(order: &[u32], n: usize) -> Result<(), String> {
 
 /// Every volume holding every corner of the triangles below it; the
 /// structure, the leaf order and the volumes' form
-/// ([`BoundingVolume::is_well_formed`]) have been checked, and `uses` are
-/// the tree's.
+/// ([`BoundingVolume::is_well_formed`]) have been checked.
+///
+/// When every child's volume lies inside its parent's
+/// ([`BoundingVolume::contains_volume`]; always so in AABB and k-DOP trees)
+/// it is enough that each leaf holds its own triangles: by induction every
+/// ancestor holds them too. Otherwise each node is checked against its
+/// distinct vertices (see the module docs), numbered by `uses` when given
+/// (they must be the tree's).
 pub(crate) fn check_volumes<T: Scalar, B: BoundingVolume<T>>(
     bvh: &Bvh<T, B>,
-    uses: &FirstUses<T>,
+    uses: Option<FirstUses<T>>,
 ) -> Result<(), String> {
-    let check = Containment { bvh, uses };
+    let nodes = &bvh.nodes;
+    let nested = (0..nodes.len())
+        .into_par_iter()
+        .with_min_len(NODES_PER_TASK)
+        .all(|i| match nodes[i].children(i as u32) {
+            Some((l, r)) => [l, r]
+                .iter()
+                .all(|&c| nodes[i].bv.contains_volume(&nodes[c as usize].bv)),
+            None => true,
+        });
+    if nested {
+        let failure = (0..nodes.len())
+            .into_par_iter()
+            .with_min_len(NODES_PER_TASK)
+            .find_map_first(|i| {
+                let range = nodes[i].triangle_range()?;
+                let corners = bvh.leaf_tris[range.clone()]
+                    .iter()
+                    .flat_map(|t| [&t.a, &t.b, &t.c]);
+                let span = (range.start as u32, range.end as u32);
+                (!nodes[i].bv.contains_points(corners)).then(|| corner_missed(bvh, i, span))
+            });
+        return failure.map_or(Ok(()), Err);
+    }
+    let uses = uses.unwrap_or_else(|| FirstUses::new(&bvh.mesh, &bvh.order));
+    let check = Containment { bvh, uses: &uses };
     check.visit(0, 0, &mut Vec::new()).map(|_| ())
+}
+
+/// Nodes checked by one task at least.
+const NODES_PER_TASK: usize = 4096;
+
+/// The error for node `at`, which misses a corner of a triangle in the
+/// stretch `span` of the leaf order: names the first such triangle.
+fn corner_missed<T: Scalar, B: BoundingVolume<T>>(
+    bvh: &Bvh<T, B>,
+    at: usize,
+    span: (u32, u32),
+) -> String {
+    let bv = &bvh.nodes[at].bv;
+    let (start, end) = (span.0 as usize, span.1 as usize);
+    let k = bvh.leaf_tris[start..end]
+        .iter()
+        .position(|t| !t.vertices().iter().all(|p| bv.contains_point(p)))
+        .unwrap_or(0);
+    format!(
+        "node {at} ({}) does not contain a corner of triangle {}",
+        B::NAME,
+        bvh.order[start + k]
+    )
 }
 
 /// No earlier use of a vertex (larger than any leaf position).
@@ -232,17 +287,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Containment<'_, T, B> {
         {
             return Ok(());
         }
-        // Name the first triangle of the stretch with a corner outside.
-        let (start, end) = (span.0 as usize, span.1 as usize);
-        let k = self.bvh.leaf_tris[start..end]
-            .iter()
-            .position(|t| !t.vertices().iter().all(|p| bv.contains_point(p)))
-            .unwrap_or(0);
-        Err(format!(
-            "node {at} ({}) does not contain a corner of triangle {}",
-            B::NAME,
-            self.bvh.order[start + k]
-        ))
+        Err(corner_missed(self.bvh, at, span))
     }
 }
 
@@ -316,7 +361,7 @@ pub(crate) fn check_structure(
 
 #[cfg(test)]
 mod tests {
-    use super::{FirstUses, check_volumes};
+    use super::check_volumes;
     use crate::{BuildOptions, Bvh, TriMesh};
     use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
     use clash_math::{Point3, Scalar};
@@ -482,7 +527,6 @@ mod tests {
     ) -> usize {
         let tree = Bvh::<T, B>::build(mesh, options).unwrap();
         tree.validate().unwrap();
-        let uses = FirstUses::new(&tree.mesh, &tree.order);
         let mut failed = 0;
         let mut flat = Vec::new();
         for _ in 0..trials {
@@ -499,7 +543,7 @@ mod tests {
                 continue;
             }
             let brute = brute_failures(&bad);
-            match check_volumes(&bad, &uses) {
+            match check_volumes(&bad, None) {
                 Ok(()) => assert!(
                     brute.is_empty(),
                     "{}: node {i} moved, missed {brute:?}",
@@ -570,7 +614,6 @@ mod tests {
     fn containment_check_is_the_same_on_any_number_of_threads() {
         let tree = Bvh::<f64, Obb<f64>>::build(sheet(75), &BuildOptions::default()).unwrap();
         assert!(tree.nodes.len() > 2 * super::PARALLEL_FROM);
-        let uses = FirstUses::new(&tree.mesh, &tree.order);
         let pool = |n| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -586,12 +629,12 @@ mod tests {
                 let i = rng.random_range(0..bad.nodes.len());
                 bad.nodes[i].bv.half_extents *= 0.999;
             }
-            let a = one.install(|| check_volumes(&bad, &uses));
-            let b = four.install(|| check_volumes(&bad, &uses));
+            let a = one.install(|| check_volumes(&bad, None));
+            let b = four.install(|| check_volumes(&bad, None));
             assert_eq!(a, b);
             assert!(a.is_err());
             bad = tree.clone();
         }
-        assert_eq!(four.install(|| check_volumes(&tree, &uses)), Ok(()));
+        assert_eq!(four.install(|| check_volumes(&tree, None)), Ok(()));
     }
 }
