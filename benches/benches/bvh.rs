@@ -5,7 +5,8 @@
 //! - mesh/mesh collision of two copies of a real mesh over random poses
 //!   (about half colliding), any contact and all pairs, f32 and f64, vs
 //!   parry3d's `intersection_test` on two `TriMesh`es;
-//! - save and load of the 1M-triangle tree next to its build.
+//! - save and load of the 1M-triangle AABB (f32), OBB and RSS (f64) trees
+//!   next to their builds, on 1 and 2 threads.
 //!
 //! `CLASH_BENCH_TRIS` sets the size of the generated build mesh (default 1M).
 //! Print-outs (`==`) give the tree-quality figures criterion does not measure.
@@ -111,6 +112,38 @@ fn parry_pose(iso: &Isometry3<f32>) -> parry3d::math::Pose {
 }
 
 // --- build -------------------------------------------------------------------
+
+/// Build, save and load of one tree type on 1 and 2 threads.
+fn save_load<T: Scalar, B: BoundingVolume<T>>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    mesh: &TriMesh<T>,
+    options: &BuildOptions,
+) {
+    let file = std::env::temp_dir().join(format!("clash-bench-{name}.clash"));
+    let tree = Bvh::<T, B>::build(mesh.clone(), options).unwrap();
+    g.bench_function(BenchmarkId::new(format!("save_{name}"), 1), |b| {
+        b.iter(|| tree.save(&file).unwrap())
+    });
+    for threads in [1, 2] {
+        let p = pool(threads);
+        g.bench_function(BenchmarkId::new(format!("build_{name}"), threads), |b| {
+            b.iter_batched(
+                || mesh.clone(),
+                |m| p.install(|| Bvh::<T, B>::build(m, options).unwrap()),
+                criterion::BatchSize::PerIteration,
+            )
+        });
+        g.bench_function(BenchmarkId::new(format!("load_{name}"), threads), |b| {
+            b.iter_batched(
+                || (),
+                |()| p.install(|| Bvh::<T, B>::load(&file).unwrap()),
+                criterion::BatchSize::PerIteration,
+            )
+        });
+    }
+    let _ = std::fs::remove_file(&file);
+}
 
 fn build(c: &mut Criterion) {
     let n: usize = std::env::var("CLASH_BENCH_TRIS")
@@ -228,17 +261,17 @@ fn build(c: &mut Criterion) {
         (internal + leaf_terms) / area(&theirs.nodes[0].aabb)
     );
 
-    // Save / load against build.
-    let dir = std::env::temp_dir();
-    let file = dir.join("clash-bench-tree.clash");
+    // Save and load against build, each volume type the way it is used:
+    // AABB/SAH f32 trees for rays, OBB and RSS f64 trees for collision and
+    // distance. A load reads the file (from the page cache) and checks the
+    // whole tree (structure, form, containment), on the given threads.
+    let mesh64 = mesh_of(&to_f64(&tris));
     let mut g = c.benchmark_group(format!("save_load_{}k_tris", tris.len() / 1000));
     g.sample_size(10);
-    g.bench_function("save_aabb_f32", |b| b.iter(|| ours.save(&file).unwrap()));
-    g.bench_function("load_aabb_f32", |b| {
-        b.iter(|| black_box(Bvh::<f32, Aabb<f32>>::load(&file).unwrap()))
-    });
+    save_load::<f32, Aabb<f32>>(&mut g, "aabb_sah_f32", &mesh, &BuildOptions::sah());
+    save_load::<f64, Obb<f64>>(&mut g, "obb_f64", &mesh64, &BuildOptions::default());
+    save_load::<f64, Rss<f64>>(&mut g, "rss_f64", &mesh64, &BuildOptions::default());
     g.finish();
-    let _ = std::fs::remove_file(&file);
 
     // OBB and RSS trees on the real meshes (FCL/coal: ~140 ms for 56k triangles).
     // Each run moves a fresh copy of the mesh in, and the tree is dropped

@@ -9,6 +9,11 @@ use clash_math::Isometry3;
 use common::*;
 use rand::RngExt;
 
+/// A fresh path in the temporary directory.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("clash-bvh-save-load-{}-{name}", std::process::id()))
+}
+
 #[test]
 fn round_trip_answers_identically() {
     let mesh: TriMesh<f64> = read_stl("bunny_lo.stl");
@@ -58,6 +63,23 @@ fn every_volume_type_round_trips() {
             let four = pool(4).install(|| Bvh::<T, B>::from_bytes(&bytes)).unwrap();
             assert!(one == tree && four == tree, "{} {}", T::NAME, B::NAME);
             assert_eq!(one.to_bytes(), bytes);
+            // Through a file (read in chunks; the sphere's OBB and RSS
+            // trees take more than one), and through a writer and reader.
+            let path = temp_path(&format!(
+                "{}-{}-{}.clash",
+                T::NAME,
+                B::NAME,
+                mesh.num_triangles()
+            ));
+            tree.save(&path).unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), bytes);
+            let loaded = pool(2).install(|| Bvh::<T, B>::load(&path)).unwrap();
+            assert!(loaded == tree);
+            std::fs::remove_file(&path).unwrap();
+            let mut written = Vec::new();
+            tree.write_to(&mut written).unwrap();
+            assert_eq!(written, bytes);
+            assert!(Bvh::<T, B>::read_from(&written[..]).unwrap() == tree);
         }
     }
     round_trip::<f64, Obb<f64>>();
@@ -174,4 +196,63 @@ fn corrupt_payloads_never_panic_and_never_load_a_bad_tree() {
     }
     // Some corruptions (a changed vertex coordinate) legitimately load as another valid tree.
     assert!(loaded_ok < 20_000);
+}
+
+/// Files on disk, loaded in chunks: truncated, lengthened, bit-flipped
+/// (a checksum error wherever the flip lands: in the options, a length, a
+/// coordinate, an index or a node), and corrupted with the checksum fixed
+/// up, which must load as a valid tree or fail with a typed error.
+#[test]
+fn corrupt_files_never_panic_and_report_the_checksum_first() {
+    let mesh: TriMesh<f64> = uv_sphere(1.0, 100, 100);
+    let tree = Bvh::<f64, Obb<f64>>::build(mesh, &BuildOptions::default()).unwrap();
+    let bytes = tree.to_bytes();
+    assert!(bytes.len() > 5 << 20, "more than one chunk");
+    let path = temp_path("corrupt.clash");
+    let load = |b: &[u8]| {
+        std::fs::write(&path, b).unwrap();
+        Bvh::<f64, Obb<f64>>::load(&path)
+    };
+    assert!(matches!(
+        load(&bytes[..bytes.len() - 1]),
+        Err(LoadError::Truncated { .. })
+    ));
+    assert!(matches!(
+        load(&bytes[..30]),
+        Err(LoadError::Truncated { .. })
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(load(&longer), Err(LoadError::Decode(_))));
+    let mut rng = seeded(54);
+    for i in 0..60 {
+        let mut b = bytes.clone();
+        // The first bytes of the payload are the options and the first
+        // length; then the sections.
+        let k = if i < 20 {
+            48 + i
+        } else {
+            rng.random_range(48..b.len())
+        };
+        b[k] ^= 1 << rng.random_range(0..8);
+        assert!(matches!(load(&b), Err(LoadError::Checksum)), "flip at {k}");
+        assert!(matches!(
+            Bvh::<f64, Obb<f64>>::from_bytes(&b),
+            Err(LoadError::Checksum)
+        ));
+        let fixed = with_fixed_crc(b);
+        match (load(&fixed), Bvh::<f64, Obb<f64>>::from_bytes(&fixed)) {
+            (Ok(a), Ok(b)) => {
+                a.validate().unwrap();
+                assert!(a == b);
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!(
+                "file and bytes disagree at {k}: {:?} / {:?}",
+                a.is_ok(),
+                b.is_ok()
+            ),
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
 }

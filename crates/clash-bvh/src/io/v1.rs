@@ -1,0 +1,51 @@
+//! The version 1 payload, which bincode encoded field by field (serde's
+//! derived forms of the mesh, nodes, leaf order and options): still read,
+//! no longer written.
+
+use super::source::Source;
+use super::{Decoded, Nodes, config};
+use crate::validate::FirstUses;
+use crate::{BuildOptions, LoadError, Node, TriMesh};
+use clash_bv::BoundingVolume;
+use clash_math::{Point3, Scalar};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(bound = "T: Scalar, B: serde::de::DeserializeOwned")]
+struct Payload<T: Scalar, B> {
+    vertices: Vec<Point3<T>>,
+    indices: Vec<[u32; 3]>,
+    nodes: Vec<Node<B>>,
+    order: Vec<u32>,
+    options: BuildOptions,
+}
+
+/// Decodes a version 1 payload from `src` up to the containment check.
+pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
+    src: &mut S,
+) -> Result<Decoded<T, B>, LoadError> {
+    let p: Payload<T, B> = bincode::serde::decode_from_std_read(src, config())
+        .map_err(|e| LoadError::Decode(e.to_string()))?;
+    let invalid = |e: String| LoadError::Invalid(e);
+    let mesh = TriMesh::new(p.vertices, p.indices).map_err(|e| invalid(e.to_string()))?;
+    p.options.validate().map_err(|e| invalid(e.to_string()))?;
+    crate::validate::check_order(&p.order, mesh.num_triangles()).map_err(invalid)?;
+    let leaf_tris = crate::bvh::leaf_triangles(&mesh, &p.order);
+    let uses = Some(FirstUses::new(&mesh, &p.order));
+    Ok(Decoded {
+        mesh,
+        nodes: Nodes {
+            links: p
+                .nodes
+                .iter()
+                .map(|n| (n.child_or_first, n.count))
+                .collect(),
+            malformed: p.nodes.iter().position(|n| !n.bv.is_well_formed()),
+            nodes: p.nodes,
+        },
+        order: p.order,
+        leaf_tris,
+        uses,
+        options: p.options,
+    })
+}
