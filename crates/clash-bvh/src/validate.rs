@@ -6,20 +6,17 @@
 //! triangle's three corners against each of its ancestors costs `3 n d`
 //! point tests for `n` triangles at depth `d`; a closed mesh has about
 //! `n / 2` vertices, so each node instead tests each *distinct* vertex of
-//! its subtree once. Numbering the vertices by their first use in leaf
-//! order makes most of a node's distinct vertices one contiguous run (the
-//! ones first used inside its stretch of the leaf order, [`FirstUses`]);
-//! the others, used inside the stretch but first used before it, form the
-//! node's *boundary* (the vertices its surface patch shares with patches to
-//! its left), which one pass from the leaves up collects without
-//! repeats: a node's boundary is its left child's, plus those entries of its
-//! right child's whose previous use lies before the node's stretch.
-//! On a 1M-triangle ellipsoid's OBB tree that is 19M point tests (10M
-//! first uses, 9M boundary entries) instead of 60M.
+//! its subtree once. A depth-first walk visits the leaves in leaf order;
+//! each corner of a leaf is tested against the leaf and then up the path
+//! to the root, stopping at the first ancestor whose stretch of the leaf
+//! order holds the previous use of the corner's vertex ([`PreviousUses`]):
+//! that ancestor, and every one above it, tested the vertex there (by
+//! induction on the uses). On a 1M-triangle ellipsoid's OBB tree that is
+//! 19M point tests instead of 60M, with no list kept per node.
 
 use crate::{Bvh, TriMesh};
 use clash_bv::BoundingVolume;
-use clash_math::{Point3, Scalar};
+use clash_math::Scalar;
 use rayon::prelude::*;
 
 /// Every invariant of `bvh` (see [`Bvh::validate`]).
@@ -69,11 +66,11 @@ pub(crate) fn check_order(order: &[u32], n: usize) -> Result<(), String> {
 /// ([`BoundingVolume::contains_volume`]; always so in AABB and k-DOP trees)
 /// it is enough that each leaf holds its own triangles: by induction every
 /// ancestor holds them too. Otherwise each node is checked against its
-/// distinct vertices (see the module docs), numbered by `uses` when given
-/// (they must be the tree's).
+/// distinct vertices (see the module docs), with `prev` when given (it
+/// must be the tree's).
 pub(crate) fn check_volumes<T: Scalar, B: BoundingVolume<T>>(
     bvh: &Bvh<T, B>,
-    uses: Option<FirstUses<T>>,
+    prev: Option<PreviousUses>,
 ) -> Result<(), String> {
     let nodes = &bvh.nodes;
     let nested = (0..nodes.len())
@@ -99,8 +96,8 @@ pub(crate) fn check_volumes<T: Scalar, B: BoundingVolume<T>>(
             });
         return failure.map_or(Ok(()), Err);
     }
-    let uses = uses.unwrap_or_else(|| FirstUses::new(&bvh.mesh, &bvh.order));
-    let check = Containment { bvh, uses: &uses };
+    let prev = prev.unwrap_or_else(|| PreviousUses::new(&bvh.mesh, &bvh.order));
+    let check = Containment { bvh, prev: &prev.0 };
     check.visit(0, 0, &mut Vec::new()).map(|_| ())
 }
 
@@ -130,164 +127,96 @@ fn corner_missed<T: Scalar, B: BoundingVolume<T>>(
 /// No earlier use of a vertex (larger than any leaf position).
 const NONE: u32 = u32::MAX;
 
-/// The mesh's vertices numbered by their first use in leaf order (the
-/// corners of the leaf-ordered triangles, in order).
-pub(crate) struct FirstUses<T: Scalar> {
-    /// The vertices in order of first use.
-    points: Vec<Point3<T>>,
-    /// `new_before[t]`: how many vertices are first used before leaf
-    /// position `t` (`n + 1` entries), so the vertices first used in the
-    /// stretch `[s, e)` are `points[new_before[s]..new_before[e]]`.
-    new_before: Vec<u32>,
-    /// For corner `3 t + k` of the triangle at leaf position `t`: the leaf
-    /// position of the previous use of its vertex (or [`NONE`]), and the
-    /// vertex's number in first-use order (its index in `points`); in leaf
-    /// order, so that leaves read it in sequence.
-    corners: Vec<BoundaryEntry>,
-}
+/// For each corner of the leaf-ordered triangles (corner `3 t + k` of the
+/// triangle at leaf position `t`), the leaf position of the previous use of
+/// its vertex, or [`NONE`].
+pub(crate) struct PreviousUses(Vec<u32>);
 
-impl<T: Scalar> FirstUses<T> {
-    /// The numbering of `mesh`'s vertices by the leaf order `order` (each
-    /// triangle once, checked).
-    pub(crate) fn new(mesh: &TriMesh<T>, order: &[u32]) -> Self {
-        let (vertices, indices) = (mesh.vertices(), mesh.indices());
-        // Per vertex: its last use so far, and its number in first-use order.
-        let mut seen = vec![(NONE, 0u32); vertices.len()];
-        let mut points = Vec::with_capacity(vertices.len());
-        let mut new_before = Vec::with_capacity(order.len() + 1);
-        let mut corners = Vec::with_capacity(3 * order.len());
+impl PreviousUses {
+    /// The previous uses of `mesh`'s vertices along the leaf order `order`
+    /// (each triangle once, checked).
+    pub(crate) fn new<T: Scalar>(mesh: &TriMesh<T>, order: &[u32]) -> Self {
+        let indices = mesh.indices();
+        let mut last = vec![NONE; mesh.vertices().len()];
+        let mut prev = Vec::with_capacity(3 * order.len());
         for (t, &id) in order.iter().enumerate() {
-            new_before.push(points.len() as u32);
             for &v in &indices[id as usize] {
-                let (last, number) = &mut seen[v as usize];
-                let prev = core::mem::replace(last, t as u32);
-                if prev == NONE {
-                    *number = points.len() as u32;
-                    points.push(vertices[v as usize]);
-                }
-                corners.push((prev, *number));
+                prev.push(core::mem::replace(&mut last[v as usize], t as u32));
             }
         }
-        new_before.push(points.len() as u32);
-        Self {
-            points,
-            new_before,
-            corners,
-        }
-    }
-
-    /// The vertices first used in the leaf-order stretch `[start, end)`.
-    fn first_used_in(&self, start: u32, end: u32) -> &[Point3<T>] {
-        &self.points
-            [self.new_before[start as usize] as usize..self.new_before[end as usize] as usize]
+        Self(prev)
     }
 }
-
-/// Children over fewer triangles than this are checked by their parent
-/// without testing whether their volume lies inside the parent's.
-const NEST_FROM: u32 = 8;
 
 /// A node whose left subtree has at least this many nodes checks its two
 /// subtrees side by side (`rayon::join`).
 const PARALLEL_FROM: usize = 8192;
 
-/// A boundary entry: the leaf position of the previous use of a vertex
-/// (before the stretch of the node whose boundary holds it), and the
-/// vertex's number in first-use order (its index in [`FirstUses::points`],
-/// where the boundary's vertices lie close together).
-type BoundaryEntry = (u32, u32);
+/// A node on the path from the root to the node being visited, and the
+/// start of its stretch of the leaf order.
+type Ancestor = (u32, u32);
 
 /// The containment check (see the module docs).
 struct Containment<'a, T: Scalar, B: BoundingVolume<T>> {
     bvh: &'a Bvh<T, B>,
-    uses: &'a FirstUses<T>,
+    prev: &'a [u32],
 }
 
 impl<T: Scalar, B: BoundingVolume<T>> Containment<'_, T, B> {
-    /// Checks node `at`, whose stretch of the leaf order starts at `start`,
-    /// and the nodes below it; appends `at`'s boundary to `boundary` and
-    /// returns the end of its stretch. On failure, names a failing node:
-    /// the left subtree's first, then the right one's, then `at`; the
+    /// Checks the subtree of node `at`, whose stretch of the leaf order
+    /// starts at `start` and whose ancestors are `path` (root first), and
+    /// returns the end of its stretch. Each corner of a leaf is tested
+    /// against the leaf and then against each ancestor up to the first
+    /// whose stretch holds the previous use of its vertex: that ancestor,
+    /// and those above it, tested the vertex at that use. On failure, names
+    /// a failing node: the left subtree's first, then the right one's; the
     /// answer does not depend on the number of threads.
-    fn visit(
-        &self,
-        at: usize,
-        start: u32,
-        boundary: &mut Vec<BoundaryEntry>,
-    ) -> Result<u32, String> {
+    fn visit(&self, at: usize, start: u32, path: &mut Vec<Ancestor>) -> Result<u32, String> {
         let nodes = &self.bvh.nodes;
-        let node = &nodes[at];
-        let base = boundary.len();
-        let Some((l, r)) = node.children(at as u32) else {
-            // A leaf (the structure check has placed it at `start`): its
-            // corners whose vertex was used before its stretch.
-            let end = start + node.count;
-            let corners = &self.uses.corners[3 * start as usize..3 * end as usize];
-            boundary.extend(corners.iter().filter(|&&(p, _)| p < start));
-            self.holds(at, (start, end), &boundary[base..])?;
-            return Ok(end);
+        path.push((at as u32, start));
+        let end = match nodes[at].children(at as u32) {
+            None => {
+                let end = start + nodes[at].count;
+                for t in start..end {
+                    let tri = &self.bvh.leaf_tris[t as usize];
+                    let prev = &self.prev[3 * t as usize..3 * t as usize + 3];
+                    for (p, &last) in tri.vertices().iter().zip(prev) {
+                        for &(a, s) in path.iter().rev() {
+                            if last != NONE && s <= last {
+                                break;
+                            }
+                            if !nodes[a as usize].bv.contains_point(p) {
+                                return Err(corner_missed(self.bvh, a as usize, (t, t + 1)));
+                            }
+                        }
+                    }
+                }
+                end
+            }
+            Some((l, r)) => {
+                let (l, r) = (l as usize, r as usize);
+                if r - l >= PARALLEL_FROM {
+                    // The right subtree's stretch starts at its leftmost leaf.
+                    let mut first = r;
+                    while let Some((left, _)) = nodes[first].children(first as u32) {
+                        first = left as usize;
+                    }
+                    let mid = nodes[first].child_or_first;
+                    let mut theirs = path.clone();
+                    let (left, right) = rayon::join(
+                        || self.visit(l, start, path),
+                        || self.visit(r, mid, &mut theirs),
+                    );
+                    left?;
+                    right?
+                } else {
+                    let mid = self.visit(l, start, path)?;
+                    self.visit(r, mid, path)?
+                }
+            }
         };
-        let (l, r) = (l as usize, r as usize);
-        let (mid_pos, end, mid) = if r - l >= PARALLEL_FROM {
-            // The right subtree's stretch starts at its leftmost leaf.
-            let mut first = r;
-            while let Some((left, _)) = nodes[first].children(first as u32) {
-                first = left as usize;
-            }
-            let mid_pos = nodes[first].child_or_first;
-            let (left, (right, theirs)) = rayon::join(
-                || self.visit(l, start, boundary),
-                || {
-                    let mut theirs = Vec::new();
-                    (self.visit(r, mid_pos, &mut theirs), theirs)
-                },
-            );
-            left?;
-            let end = right?;
-            let mid = boundary.len();
-            boundary.extend_from_slice(&theirs);
-            (mid_pos, end, mid)
-        } else {
-            let mid_pos = self.visit(l, start, boundary)?;
-            let mid = boundary.len();
-            (mid_pos, self.visit(r, mid_pos, boundary)?, mid)
-        };
-        // The node's boundary: the left child's, and the right child's
-        // entries whose previous use lies before the node's stretch.
-        let mut kept = mid;
-        for i in mid..boundary.len() {
-            let entry = boundary[i];
-            if entry.0 < start {
-                boundary[kept] = entry;
-                kept += 1;
-            }
-        }
-        boundary.truncate(kept);
-        // A child whose volume lies inside the node's needs no test: by
-        // induction from the leaves it holds its own corners.
-        let children = [
-            (l, (start, mid_pos), &boundary[base..mid]),
-            (r, (mid_pos, end), &boundary[mid..]),
-        ];
-        for (child, span, entries) in children {
-            if span.1 - span.0 < NEST_FROM || !node.bv.contains_volume(&nodes[child].bv) {
-                self.holds(at, span, entries)?;
-            }
-        }
+        path.pop();
         Ok(end)
-    }
-
-    /// Whether node `at` holds the vertices first used in `span` (its own
-    /// stretch or a child's) and the boundary `entries` of that stretch.
-    fn holds(&self, at: usize, span: (u32, u32), entries: &[BoundaryEntry]) -> Result<(), String> {
-        let bv = &self.bvh.nodes[at].bv;
-        let points = &self.uses.points;
-        if bv.contains_points(self.uses.first_used_in(span.0, span.1))
-            && bv.contains_points(entries.iter().map(|&(_, v)| &points[v as usize]))
-        {
-            return Ok(());
-        }
-        Err(corner_missed(self.bvh, at, span))
     }
 }
 
@@ -531,7 +460,16 @@ mod tests {
         let mut flat = Vec::new();
         for _ in 0..trials {
             let mut bad = tree.clone();
-            let i = rng.random_range(0..bad.nodes.len());
+            // A quarter of the trials move the root or one of its children
+            // (whose checks cross the forks of large trees).
+            let top = match tree.nodes[0].children(0) {
+                Some((l, r)) => [0, l as usize, r as usize],
+                None => [0; 3],
+            };
+            let i = match rng.random_range(0..12) {
+                k @ 0..3 => top[k],
+                _ => rng.random_range(0..bad.nodes.len()),
+            };
             flat.clear();
             bad.nodes[i].bv.write_flat(&mut flat);
             let k = rng.random_range(0..flat.len());
@@ -591,6 +529,72 @@ mod tests {
             "{}: {failed} of {all} failed",
             B::NAME
         );
+    }
+
+    /// A tree large enough that the check forks (`PARALLEL_FROM`): the
+    /// forked subtrees' paths must carry their ancestors.
+    #[test]
+    fn containment_check_agrees_with_brute_force_when_it_forks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(13);
+        let mesh = sheet_t::<f64>(75);
+        let tree = Bvh::<f64, Obb<f64>>::build(mesh.clone(), &BuildOptions::default()).unwrap();
+        assert!(tree.nodes.len() > 2 * super::PARALLEL_FROM);
+        let failed = agree::<f64, Obb<f64>>(mesh.clone(), &BuildOptions::default(), &mut rng, 60);
+        assert!((5..55).contains(&failed), "{failed} of 60 failed");
+        let failed = agree::<f64, Rss<f64>>(mesh.clone(), &BuildOptions::default(), &mut rng, 60);
+        assert!((5..55).contains(&failed), "{failed} of 60 failed");
+        sweep_top::<f64, Obb<f64>>(&mesh);
+        sweep_top::<f64, Rss<f64>>(&mesh);
+    }
+
+    /// Moves each coordinate of the root's and its children's volumes (their
+    /// flat forms) both ways by a little, and moves their centres (the
+    /// first three values of an OBB's or RSS's flat form) along each of
+    /// their axes both ways, which leaves out the corners of one face
+    /// only: every well-formed result must get brute force's answer.
+    fn sweep_top<T: Scalar, B: BoundingVolume<T>>(mesh: &TriMesh<T>) {
+        let tree = Bvh::<T, B>::build(mesh.clone(), &BuildOptions::default()).unwrap();
+        let (l, r) = tree.nodes[0].children(0).unwrap();
+        let mut caught = 0;
+        for i in [0, l as usize, r as usize] {
+            let mut flat = Vec::new();
+            tree.nodes[i].bv.write_flat(&mut flat);
+            let axes = tree.nodes[i].bv.bounding_obb().axes;
+            let mut moves = Vec::new();
+            for k in 0..flat.len() {
+                for step in [1e-9, -1e-9, 1e-4, -1e-4] {
+                    let mut moved = flat.clone();
+                    moved[k] += T::lit(step * (flat[k].abs().to_f64() + 1.0));
+                    moves.push(moved);
+                }
+            }
+            for j in 0..3 {
+                for step in [1e-6, -1e-6] {
+                    let mut moved = flat.clone();
+                    for c in 0..3 {
+                        moved[c] += axes[(c, j)] * T::lit(step);
+                    }
+                    moves.push(moved);
+                }
+            }
+            for moved in moves {
+                let mut bad = tree.clone();
+                bad.nodes[i].bv = B::read_flat(&moved).unwrap();
+                if !bad.nodes[i].bv.is_well_formed() {
+                    continue;
+                }
+                let brute = brute_failures(&bad);
+                let ours = check_volumes(&bad, None);
+                assert_eq!(
+                    ours.is_ok(),
+                    brute.is_empty(),
+                    "{}: node {i} moved: {ours:?}",
+                    B::NAME
+                );
+                caught += usize::from(ours.is_err());
+            }
+        }
+        assert!(caught > 10, "{}: {caught} caught", B::NAME);
     }
 
     #[test]

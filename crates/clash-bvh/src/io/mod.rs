@@ -41,7 +41,7 @@ mod payload;
 mod source;
 mod v1;
 
-use crate::validate::FirstUses;
+use crate::validate::PreviousUses;
 use crate::{BuildOptions, Bvh, LoadError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Scalar, Triangle};
@@ -235,8 +235,8 @@ struct Decoded<T: Scalar, B> {
     nodes: Nodes<B>,
     order: Vec<u32>,
     leaf_tris: Vec<Triangle<T>>,
-    /// The vertices numbered for the containment check, if numbered.
-    uses: Option<FirstUses<T>>,
+    /// Each corner's previous use, for the containment check, if found.
+    prev: Option<PreviousUses>,
     options: BuildOptions,
 }
 
@@ -346,7 +346,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             nodes,
             order,
             leaf_tris,
-            uses,
+            prev,
             options,
         } = decoded;
         let links = &nodes.links;
@@ -359,7 +359,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         }
         let tree = Self::from_parts(mesh, nodes.nodes, order, leaf_tris, options);
         // Volumes must contain their triangles, or queries could miss contacts.
-        crate::validate::check_volumes(&tree, uses).map_err(invalid)?;
+        crate::validate::check_volumes(&tree, prev).map_err(invalid)?;
         Ok(tree)
     }
 }

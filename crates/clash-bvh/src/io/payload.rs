@@ -4,12 +4,12 @@
 //! takes each byte string from a [`Source`] a chunk at a time and decodes
 //! the chunk's records on every thread of the current rayon pool into
 //! arrays allocated once, while the leaf-ordered triangles are copied and
-//! the vertices numbered for the containment check.
+//! the corners' previous uses found for the containment check.
 
 use super::source::{CHUNK_BYTES, Source};
 use super::{Decoded, Nodes, config};
 use crate::prefault::prefault;
-use crate::validate::FirstUses;
+use crate::validate::PreviousUses;
 use crate::{Bvh, LoadError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar};
@@ -99,16 +99,16 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
     // The nodes stream in while the triangles are copied into leaf order
     // and, unless the first chunk's left child lies inside the root (then
     // every child likely lies in its parent, and the containment check
-    // needs no numbering), the vertices are numbered by first use.
+    // needs no previous uses), each corner's previous use is found.
     let mut nodes = NodeDecoder::<T, B>::new(src)?;
     nodes.next_chunk(src)?;
     let nested = nodes.left_child_nests();
-    let (done, (leaf_tris, uses)) = rayon::join(
+    let (done, (leaf_tris, prev)) = rayon::join(
         || nodes.rest(src),
         || {
             rayon::join(
                 || crate::bvh::leaf_triangles(&mesh, &order),
-                || (!nested).then(|| FirstUses::new(&mesh, &order)),
+                || (!nested).then(|| PreviousUses::new(&mesh, &order)),
             )
         },
     );
@@ -118,7 +118,7 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
         nodes: nodes.finish()?,
         order,
         leaf_tris,
-        uses,
+        prev,
         options,
     })
 }

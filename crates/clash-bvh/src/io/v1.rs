@@ -4,7 +4,7 @@
 
 use super::source::Source;
 use super::{Decoded, Nodes, config};
-use crate::validate::FirstUses;
+use crate::validate::PreviousUses;
 use crate::{BuildOptions, LoadError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar};
@@ -31,7 +31,7 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
     p.options.validate().map_err(|e| invalid(e.to_string()))?;
     crate::validate::check_order(&p.order, mesh.num_triangles()).map_err(invalid)?;
     let leaf_tris = crate::bvh::leaf_triangles(&mesh, &p.order);
-    let uses = Some(FirstUses::new(&mesh, &p.order));
+    let prev = Some(PreviousUses::new(&mesh, &p.order));
     Ok(Decoded {
         mesh,
         nodes: Nodes {
@@ -45,7 +45,7 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
         },
         order: p.order,
         leaf_tris,
-        uses,
+        prev,
         options: p.options,
     })
 }
