@@ -602,11 +602,9 @@ mod tests {
         agree_on_meshes::<f64, Obb<f64>>(1);
         agree_on_meshes::<f32, Obb<f32>>(2);
         agree_on_meshes::<f64, Rss<f64>>(3);
-        agree_on_meshes::<f32, Rss<f32>>(4);
-        agree_on_meshes::<f64, Aabb<f64>>(5);
         agree_on_meshes::<f32, Aabb<f32>>(6);
         agree_on_meshes::<f64, Sphere<f64>>(7);
-        agree_on_meshes::<f64, Capsule<f64>>(8);
+        agree_on_meshes::<f32, Capsule<f32>>(8);
         agree_on_meshes::<f64, Kdop14<f64>>(9);
         agree_on_meshes::<f32, Kdop18<f32>>(10);
         agree_on_meshes::<f64, Kdop26<f64>>(11);

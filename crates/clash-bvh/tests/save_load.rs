@@ -3,7 +3,7 @@
 
 mod common;
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh};
 use clash_math::Isometry3;
 use common::*;
@@ -39,7 +39,7 @@ fn round_trip_answers_identically() {
     );
 }
 
-/// Every volume type in both precisions, with leaves of one and of several
+/// Every volume type, with leaves of one and of several
 /// triangles, on a shipped mesh and on a 20,000-triangle sphere (whose
 /// records are decoded in several tasks): the loaded tree equals the saved
 /// one, and loading on one thread or on four gives the same tree.
@@ -82,17 +82,15 @@ fn every_volume_type_round_trips() {
             assert!(Bvh::<T, B>::read_from(&written[..]).unwrap() == tree);
         }
     }
+    // Each volume type once, both precisions among them (every type's
+    // flat form is also checked in both precisions by clash-bv's
+    // `tests/flat_form.rs`); each instance compiles a builder and a loader.
     round_trip::<f64, Obb<f64>>();
-    round_trip::<f32, Obb<f32>>();
-    round_trip::<f64, Rss<f64>>();
     round_trip::<f32, Rss<f32>>();
-    round_trip::<f64, Aabb<f64>>();
     round_trip::<f32, Aabb<f32>>();
     round_trip::<f64, Sphere<f64>>();
     round_trip::<f32, Capsule<f32>>();
-    round_trip::<f64, Kdop14<f64>>();
-    round_trip::<f32, Kdop18<f32>>();
-    round_trip::<f64, Kdop26<f64>>();
+    round_trip::<f64, Kdop18<f64>>();
 }
 
 #[test]
