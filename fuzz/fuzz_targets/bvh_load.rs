@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/clash-bvh/tests/fuzz_check/bvh_load.rs"]
+#[path = "../../crates/clash-bvh/tests/integration/fuzz_check/bvh_load.rs"]
 mod bvh_load;
 
 fuzz_target!(|data: &[u8]| {

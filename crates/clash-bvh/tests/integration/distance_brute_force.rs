@@ -5,7 +5,7 @@
 //! positive), and soups of degenerate triangles; f32 and f64, RSS and OBB
 //! trees. Touching is distance 0 exactly when the meshes intersect.
 
-mod common;
+use crate::common;
 
 use clash_bv::{BoundingVolume, Obb, RelativePose, Rss};
 use clash_bvh::{BuildOptions, BvPair, Bvh, DistanceRequest, TriMesh};

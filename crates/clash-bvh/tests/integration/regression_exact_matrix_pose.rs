@@ -6,7 +6,7 @@
 //! coal and exact arithmetic find 49 pairs. Poses built with
 //! `RelativePose::from_matrix` are now used exactly as given.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, Obb, RelativePose, Rss};
 use clash_bvh::{BuildOptions, Bvh, CollisionRequest};

@@ -7,7 +7,7 @@
 //! ships. The neighbour test itself is checked against an exact rational
 //! oracle in `clash-narrow` (`tests/oracle_neighbours.rs`).
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, Bvh, TriMesh, TrianglePair};

@@ -10,9 +10,9 @@
 //!
 //! A short sweep runs with the tests; the long one (about ten minutes in
 //! release) with
-//! `cargo test -p clash-bvh --release --test touching_sweep -- --ignored`.
+//! `cargo test -p clash-bvh --release --test integration touching_sweep:: -- --ignored`.
 
-mod common;
+use crate::common;
 
 use clash_bv::{
     Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere,

@@ -2,7 +2,7 @@
 //! tests (apart just before, touching at it), and no motion that dense
 //! static sampling finds colliding is reported free.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, Obb};
 use clash_bvh::{BuildOptions, Bvh, Motion, TriMesh};

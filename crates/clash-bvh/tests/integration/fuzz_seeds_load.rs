@@ -4,7 +4,7 @@
 #[path = "fuzz_check/bvh_load.rs"]
 mod bvh_load;
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, Obb};
 use clash_bvh::{BuildOptions, Bvh, TriMesh};
@@ -26,7 +26,7 @@ fn fuzz_seeds_pass_the_check() {
 }
 
 /// The valid seeds are trees this build writes; if the format changes, this
-/// test says so (regenerate with `cargo test -p clash-bvh --test fuzz_seeds_load -- --ignored`).
+/// test says so (regenerate with `cargo test -p clash-bvh --test integration fuzz_seeds_load:: -- --ignored`).
 #[test]
 fn valid_seeds_are_current() {
     for (name, bytes) in seeds() {

@@ -8,8 +8,6 @@
 //! parallel cores were also reported apart by up to `L √ε`. Sphere tests
 //! had no allowance either (a point triangle's sphere has radius 0).
 
-mod common;
-
 use clash_bv::{
     Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere,
 };

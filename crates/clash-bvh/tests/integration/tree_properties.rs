@@ -1,7 +1,7 @@
 //! Determinism across thread counts, batch order, refit, self-collision,
 //! welding and the tree invariants.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, Kdop14, Obb, Rss};
 use clash_bvh::{BuildOptions, Bvh, CollisionRequest, SplitRule, TriMesh, collide_pairs};

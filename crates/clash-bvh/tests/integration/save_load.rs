@@ -1,7 +1,7 @@
 //! Saving and loading: round trips answer identically; corrupt, truncated and
 //! foreign bytes give typed errors, never panics.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh};

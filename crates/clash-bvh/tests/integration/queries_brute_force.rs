@@ -2,7 +2,7 @@
 //! brute force over all triangles (or triangle pairs), for several volume
 //! types, f32 and f64, on random, real and adversarial scenes.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{

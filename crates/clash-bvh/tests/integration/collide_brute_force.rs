@@ -1,7 +1,7 @@
 //! Mesh/mesh collision equals brute force over all triangle pairs, for every
 //! bounding volume type, f32 and f64, on random, real and adversarial scenes.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, BvPair, Bvh, CollisionRequest, FitQuality, SplitRule, TriMesh};

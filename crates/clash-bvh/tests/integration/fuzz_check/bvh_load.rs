@@ -1,5 +1,5 @@
 //! The check behind the `bvh_load` fuzz target, shared with the test that
-//! runs its seed inputs (`tests/fuzz_seeds_load.rs`) through `#[path]`.
+//! runs its seed inputs (`tests/integration/fuzz_seeds_load.rs`) through `#[path]`.
 //!
 //! Arbitrary bytes go to the tree loader twice: as they are, and with the
 //! header's length and checksum fixed up so that the fuzzer reaches the

@@ -5,7 +5,7 @@
 //! inside the mesh; for every volume type, f32 and f64, several leaf sizes,
 //! and after a refit.
 
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TriMesh};

@@ -1,0 +1,21 @@
+//! clash-bvh's integration tests, one module per concern, compiled as one
+//! test binary: the tree code each module instantiates (builds, queries,
+//! loaders for every volume type and precision) is compiled once for all
+//! of them instead of once per file. Run one module with
+//! `cargo test -p clash-bvh --test integration <module>::`.
+
+mod common;
+
+mod collide_brute_force;
+mod continuous;
+mod distance_brute_force;
+mod fuzz_seeds_load;
+mod queries_brute_force;
+mod ray_wide;
+mod regression_exact_matrix_pose;
+mod regression_far_poses_and_parallel_edges;
+mod regression_touching_thin_volumes;
+mod save_load;
+mod self_contacts_neighbours;
+mod touching_sweep;
+mod tree_properties;
