@@ -4,19 +4,9 @@
 use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvPair, Bvh, CollisionRequest, FitQuality, SplitRule, TriMesh};
+use clash_bvh::{BuildOptions, BvPair, Bvh, CollisionRequest, FitQuality, TriMesh};
 use clash_math::{Isometry3, Scalar};
 use common::*;
-
-fn options() -> Vec<BuildOptions> {
-    vec![
-        BuildOptions::default(),
-        BuildOptions::default()
-            .with_split(SplitRule::Mean)
-            .with_max_leaf_size(3),
-        BuildOptions::sah(),
-    ]
-}
 
 /// Checks one pose: all pairs, any contact and first-N against brute force.
 fn check_pose<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<T>>(
@@ -46,7 +36,7 @@ fn check_pose<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<
 
 fn check_type<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(seed: u64) {
     let mut rng = seeded(seed);
-    for (k, opts) in options().iter().enumerate() {
+    for (k, opts) in tree_shapes().iter().enumerate() {
         let ma: TriMesh<T> = random_soup(&mut rng, 300, 1.0, 0.15);
         let mb: TriMesh<T> = random_soup(&mut rng, 200, 1.0, 0.15);
         let a = Bvh::<T, B>::build(ma.clone(), opts).unwrap();

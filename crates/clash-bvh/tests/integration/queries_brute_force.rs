@@ -548,14 +548,6 @@ fn shapes_equal_brute_force() {
     }
 }
 
-fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
 #[test]
 fn batch_queries_match_single_queries_on_any_thread_count() {
     let bunny: TriMesh<f64> = read_stl("bunny_lo.stl");

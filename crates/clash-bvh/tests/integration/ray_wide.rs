@@ -256,15 +256,10 @@ fn layout_is_the_same_on_any_thread_count() {
     let rays = adversarial_rays(&mut seeded(78), &mesh, 300);
     let q = RayQuery::default();
     let answers = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| {
-                let tree =
-                    Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
-                tree.cast_rays(&rays, &q)
-            })
+        in_pool(threads, || {
+            let tree = Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
+            tree.cast_rays(&rays, &q)
+        })
     };
     assert_eq!(answers(1), answers(4));
 }

@@ -47,20 +47,14 @@ fn round_trip_answers_identically() {
 fn every_volume_type_round_trips() {
     fn round_trip<T: clash_math::Scalar, B: BoundingVolume<T>>() {
         let meshes: [TriMesh<T>; 2] = [read_stl("bunny_lo.stl"), uv_sphere(1.0, 100, 100)];
-        let pool = |n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        };
         for (mesh, options) in meshes
             .iter()
             .flat_map(|m| [(m, BuildOptions::default()), (m, BuildOptions::sah())])
         {
             let tree = Bvh::<T, B>::build(mesh.clone(), &options).unwrap();
             let bytes = tree.to_bytes();
-            let one = pool(1).install(|| Bvh::<T, B>::from_bytes(&bytes)).unwrap();
-            let four = pool(4).install(|| Bvh::<T, B>::from_bytes(&bytes)).unwrap();
+            let one = in_pool(1, || Bvh::<T, B>::from_bytes(&bytes)).unwrap();
+            let four = in_pool(4, || Bvh::<T, B>::from_bytes(&bytes)).unwrap();
             assert!(one == tree && four == tree, "{} {}", T::NAME, B::NAME);
             assert_eq!(one.to_bytes(), bytes);
             // Through a file (read in chunks; the sphere's OBB and RSS
@@ -73,7 +67,7 @@ fn every_volume_type_round_trips() {
             ));
             tree.save(&path).unwrap();
             assert_eq!(std::fs::read(&path).unwrap(), bytes);
-            let loaded = pool(2).install(|| Bvh::<T, B>::load(&path)).unwrap();
+            let loaded = in_pool(2, || Bvh::<T, B>::load(&path)).unwrap();
             assert!(loaded == tree);
             std::fs::remove_file(&path).unwrap();
             let mut written = Vec::new();

@@ -17,9 +17,9 @@ use crate::common;
 use clash_bv::{
     Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere,
 };
-use clash_bvh::{BuildOptions, BvPair, Bvh, SplitRule, TriMesh, TrianglePair};
+use clash_bvh::{BvPair, Bvh, TriMesh, TrianglePair};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
-use common::{Rng, brute_force_self_contacts, seeded, sorted};
+use common::{Rng, brute_force_self_contacts, seeded, sorted, tree_shapes};
 use rand::RngExt;
 
 /// A coordinate on the grid of eighths, `k / 8`.
@@ -162,16 +162,6 @@ fn difference(a: &[TrianglePair], b: &[TrianglePair]) -> Vec<TrianglePair> {
         .collect()
 }
 
-fn options() -> [BuildOptions; 3] {
-    [
-        BuildOptions::default(),
-        BuildOptions::default()
-            .with_split(SplitRule::Mean)
-            .with_max_leaf_size(3),
-        BuildOptions::sah(),
-    ]
-}
-
 /// What brute force says about one scene: the self-contacts of `a`, and
 /// per pose the contacts of `b` placed in `a`'s frame and, for poses with
 /// an exact inverse, those of `a` placed in `b`'s.
@@ -219,7 +209,7 @@ fn check_scene<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     expected: &Expected<T>,
     what: &str,
 ) {
-    for (k, opts) in options().iter().enumerate() {
+    for (k, opts) in tree_shapes().iter().enumerate() {
         let ta = Bvh::<T, B>::build(a.clone(), opts).unwrap();
         let tb = Bvh::<T, B>::build(b.clone(), opts).unwrap();
         let tb_loaded = Bvh::<T, B>::from_bytes(&tb.to_bytes()).unwrap();

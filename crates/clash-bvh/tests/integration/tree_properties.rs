@@ -8,14 +8,6 @@ use clash_bvh::{BuildOptions, Bvh, CollisionRequest, SplitRule, TriMesh, collide
 use clash_math::{Isometry3, Point3, Vector3};
 use common::*;
 
-fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
 #[test]
 fn build_is_bit_identical_on_any_thread_count() {
     let mut rng = seeded(41);

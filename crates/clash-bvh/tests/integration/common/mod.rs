@@ -2,7 +2,7 @@
 //! generation, random poses, and brute-force oracles.
 #![allow(dead_code)]
 
-use clash_bvh::{TriMesh, TrianglePair};
+use clash_bvh::{BuildOptions, SplitRule, TriMesh, TrianglePair};
 use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use rand::{RngExt, SeedableRng};
 use std::path::PathBuf;
@@ -11,6 +11,28 @@ pub type Rng = rand_chacha::ChaCha8Rng;
 
 pub fn seeded(seed: u64) -> Rng {
     Rng::seed_from_u64(seed)
+}
+
+/// Runs `f` in a fresh rayon pool of `threads` threads.
+pub fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// The tree shapes the collision oracles sweep: the default (median split,
+/// one triangle per leaf), mean split with up to three triangles per leaf,
+/// and binned SAH.
+pub fn tree_shapes() -> [BuildOptions; 3] {
+    [
+        BuildOptions::default(),
+        BuildOptions::default()
+            .with_split(SplitRule::Mean)
+            .with_max_leaf_size(3),
+        BuildOptions::sah(),
+    ]
 }
 
 pub fn mesh_path(name: &str) -> PathBuf {
