@@ -15,21 +15,18 @@ use clash_narrow::closest::{point_triangle, triangle_triangle};
 use common::*;
 use rand::RngExt;
 
+/// A uniformly random offset in the cube [-1, 1]³.
+fn unit_cube_offset(rng: &mut Rng) -> Vector3<f64> {
+    Vector3::new(
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+        rng.random_range(-1.0..1.0),
+    )
+}
+
 fn random_ray<T: Scalar>(rng: &mut Rng, center: Point3<f64>, size: f64) -> Ray<T> {
-    let o = center
-        + Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        ) * size
-            * 2.0;
-    let target = center
-        + Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        ) * size
-            * 0.6;
+    let o = center + unit_cube_offset(rng) * size * 2.0;
+    let target = center + unit_cube_offset(rng) * size * 0.6;
     Ray::new(o.map(T::lit), (target - o).map(T::lit))
 }
 
@@ -180,14 +177,7 @@ fn closest_points_equal_brute_force() {
     );
     let (c, r) = bounds(&bunny);
     let mut points: Vec<Point3<f64>> = (0..1500)
-        .map(|_| {
-            c + Vector3::new(
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-            ) * r
-                * 1.5
-        })
+        .map(|_| c + unit_cube_offset(&mut rng) * r * 1.5)
         .collect();
     // adversarial: on vertices, on edges, on faces
     for t in bunny.triangles().take(100) {
@@ -303,11 +293,7 @@ fn signed_distance_sign_is_right_near_edges_and_vertices() {
     let tb = Bvh::<f64, Aabb<f64>>::build(bunny.clone(), &BuildOptions::sah()).unwrap();
     let (c, r) = bounds(&bunny);
     for _ in 0..1500 {
-        let p = c + Vector3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        ) * r;
+        let p = c + unit_cube_offset(&mut rng) * r;
         let sd = tb.signed_distance(&p).unwrap();
         if sd.distance.abs() > 1e-9 {
             assert_eq!(
@@ -557,13 +543,7 @@ fn batch_queries_match_single_queries_on_any_thread_count() {
     let mut rng = seeded(90);
     let rays: Vec<Ray<f64>> = (0..300).map(|_| random_ray(&mut rng, c, r)).collect();
     let points: Vec<Point3<f64>> = (0..300)
-        .map(|_| {
-            c + Vector3::new(
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-            ) * r
-        })
+        .map(|_| c + unit_cube_offset(&mut rng) * r)
         .collect();
     let poses: Vec<Isometry3<f64>> = (0..40).map(|_| random_pose(&mut rng, 1.5, 3.0)).collect();
     let shapes: Vec<Shape<f64>> = points
