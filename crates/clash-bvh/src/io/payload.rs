@@ -22,6 +22,19 @@ pub(super) fn node_record_len<T: Scalar, B: BoundingVolume<T>>() -> usize {
     B::FLAT_LEN * T::BYTES + 8
 }
 
+/// An upper bound on the length of [`write`]'s payload: the four byte
+/// strings' records exactly, and room for the options and the four lengths
+/// (small bincode values: the options are a few enum tags and integers,
+/// each length a variable-length integer of at most 9 bytes).
+pub(super) fn len_bound<T: Scalar, B: BoundingVolume<T>>(tree: &Bvh<T, B>) -> usize {
+    const SMALL_VALUES: usize = 256;
+    SMALL_VALUES
+        + tree.mesh.vertices().len() * 3 * T::BYTES
+        + tree.mesh.indices().len() * 12
+        + tree.order.len() * 4
+        + tree.nodes.len() * node_record_len::<T, B>()
+}
+
 /// Writes the payload of `tree` to `w`.
 pub(super) fn write<T: Scalar, B: BoundingVolume<T>>(
     tree: &Bvh<T, B>,
@@ -318,5 +331,48 @@ impl<T: Scalar, B: BoundingVolume<T>> NodeDecoder<T, B> {
             links: self.links,
             malformed: Some(self.malformed.into_inner()).filter(|&i| i < n),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BuildOptions, FitQuality, SplitRule};
+    use clash_bv::{Aabb, Obb};
+
+    /// The payload never outgrows [`len_bound`] (the room `to_bytes`
+    /// reserves), with the options' integers at their widest encodings.
+    #[test]
+    fn payload_fits_its_length_bound() {
+        let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+        let vertices = vec![
+            p(0.0, 0.0, 0.0),
+            p(1.0, 0.0, 0.0),
+            p(0.0, 1.0, 0.0),
+            p(0.0, 0.0, 1.0),
+        ];
+        let indices = vec![[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
+        let mesh = TriMesh::new(vertices, indices).unwrap();
+        let wide = BuildOptions::default()
+            .with_max_leaf_size(u32::MAX)
+            .with_max_depth(crate::MAX_DEPTH)
+            .with_fit(FitQuality::TightAbove {
+                min_triangles: u32::MAX,
+            });
+        let sah = BuildOptions::sah()
+            .with_split(SplitRule::Sah { bins: 256 })
+            .with_max_leaf_size(u32::MAX);
+        for opts in [BuildOptions::default(), wide, sah] {
+            let obb = Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap();
+            let mut out = Vec::new();
+            write(&obb, &mut out).unwrap();
+            assert!(out.len() <= len_bound(&obb), "{opts:?}");
+            let aabb = Bvh::<f64, Aabb<f64>>::build(mesh.clone(), &opts).unwrap();
+            let mut out = Vec::new();
+            write(&aabb, &mut out).unwrap();
+            assert!(out.len() <= len_bound(&aabb), "{opts:?}");
+            // No regrowth: the file fits the room reserved for it.
+            assert!(aabb.to_bytes().capacity() <= super::super::HEADER_LEN + len_bound(&aabb));
+        }
     }
 }
