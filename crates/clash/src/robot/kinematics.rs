@@ -98,10 +98,24 @@ impl Robot {
         for (pose, element) in out.collisions.iter_mut().zip(&self.collisions) {
             *pose = out.links[element.link] * element.origin;
         }
-        let finite = |p: &Isometry3<f64>| {
-            p.translation.vector.iter().all(|c| c.is_finite())
-                && p.rotation.coords.iter().all(|c| c.is_finite())
+        // `c - c` is 0 for a finite `c` and NaN otherwise: one branch-free
+        // sum tells whether every component is finite.
+        #[allow(clippy::eq_op)] // `c - c` on purpose: 0, or NaN for NaN and infinities
+        let zero_if_finite = |p: &Isometry3<f64>| -> f64 {
+            let t = &p.translation.vector;
+            let r = &p.rotation.coords;
+            (t - t).sum() + (r - r).sum()
         };
+        let sum: f64 = out
+            .links
+            .iter()
+            .chain(&out.collisions)
+            .map(zero_if_finite)
+            .sum();
+        if sum == 0.0 {
+            return Ok(());
+        }
+        let finite = |p: &Isometry3<f64>| zero_if_finite(p) == 0.0;
         if let Some(link) = out.links.iter().position(|p| !finite(p)) {
             return Err(JointError::NonFinitePose {
                 link: self.links[link].name.clone(),
