@@ -17,6 +17,17 @@ impl Robot {
     /// an error here, naming the collision element, its line and the file,
     /// rather than in the middle of a query.
     ///
+    /// ```
+    /// use clash::robot::{PackageMap, Robot};
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/ur5");
+    /// let packages = PackageMap::new()
+    ///     .with("example-robot-data/robots/ur_description/meshes/ur5", data.join("meshes"));
+    /// let ur5 = Robot::from_urdf_file(data.join("urdf/ur5_robot.urdf"), &packages)?;
+    /// assert_eq!((ur5.dof(), ur5.collision_elements().len()), (6, 8));
+    /// # Ok(()) }
+    /// ```
+    ///
     /// # Errors
     /// A [`RobotError`] naming the file, the line and the element at fault:
     /// malformed XML, missing or malformed attributes, NaN or infinite

@@ -40,14 +40,7 @@ impl<'a> MeshCache<'a> {
         collision: &RawCollision,
     ) -> Result<CollisionGeometry, RobotError> {
         Ok(match &collision.geometry {
-            &RawGeometry::Box { half_extents } => CollisionGeometry::Box { half_extents },
-            &RawGeometry::Sphere { radius } => CollisionGeometry::Sphere { radius },
-            &RawGeometry::Cylinder { radius, length } => {
-                CollisionGeometry::Cylinder { radius, length }
-            }
-            &RawGeometry::Capsule { radius, length } => {
-                CollisionGeometry::Capsule { radius, length }
-            }
+            RawGeometry::Primitive(shape) => shape.clone(),
             RawGeometry::Mesh { filename, scale } => {
                 let error = |kind| RobotError::new(self.urdf, Some(collision.line), kind);
                 let path = self

@@ -9,7 +9,7 @@
 //! Visual, inertial, transmission and simulator elements are not read.
 
 use super::error::{RobotError, RobotErrorKind};
-use super::model::{JointKind, JointLimits};
+use super::model::{CollisionGeometry, JointKind, JointLimits};
 use super::xml::{XmlFile, child, children};
 use clash_math::{Isometry3, Vector3};
 use nalgebra::Unit;
@@ -32,22 +32,10 @@ pub(crate) struct RawCollision {
     pub(crate) geometry: RawGeometry,
 }
 
-/// A `<geometry>`'s shape as written; meshes not yet loaded.
+/// A `<geometry>`'s shape as written: a primitive as it will be kept, or a
+/// mesh not yet loaded.
 pub(crate) enum RawGeometry {
-    Box {
-        half_extents: Vector3<f64>,
-    },
-    Sphere {
-        radius: f64,
-    },
-    Cylinder {
-        radius: f64,
-        length: f64,
-    },
-    Capsule {
-        radius: f64,
-        length: f64,
-    },
+    Primitive(CollisionGeometry),
     Mesh {
         filename: String,
         scale: Vector3<f64>,
@@ -174,21 +162,21 @@ fn parse_shape(
                     },
                 ));
             }
-            RawGeometry::Box {
+            RawGeometry::Primitive(CollisionGeometry::Box {
                 half_extents: Vector3::from(size) * 0.5,
-            }
+            })
         }
-        "sphere" => RawGeometry::Sphere {
+        "sphere" => RawGeometry::Primitive(CollisionGeometry::Sphere {
             radius: file.size(shape, "radius", &e, true)?,
-        },
-        "cylinder" => RawGeometry::Cylinder {
-            radius: file.size(shape, "radius", &e, true)?,
-            length: file.size(shape, "length", &e, true)?,
-        },
-        "capsule" => RawGeometry::Capsule {
+        }),
+        "cylinder" => RawGeometry::Primitive(CollisionGeometry::Cylinder {
             radius: file.size(shape, "radius", &e, true)?,
             length: file.size(shape, "length", &e, true)?,
-        },
+        }),
+        "capsule" => RawGeometry::Primitive(CollisionGeometry::Capsule {
+            radius: file.size(shape, "radius", &e, true)?,
+            length: file.size(shape, "length", &e, true)?,
+        }),
         "mesh" => {
             let filename = file.required(shape, "filename", &e)?.to_string();
             let scale = file.numbers::<3>(shape, "scale", &e)?.unwrap_or([1.0; 3]);

@@ -3,6 +3,8 @@
 
 use clash::robot::{PackageMap, Robot, RobotError};
 use nalgebra::Isometry3;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 
 /// `data/robots` of the repository.
@@ -41,6 +43,24 @@ pub fn panda_primitives() -> Robot {
 /// The UR5.
 pub fn ur5() -> Robot {
     Robot::from_urdf_file(robots_dir().join("ur5/urdf/ur5_robot.urdf"), &packages()).unwrap()
+}
+
+/// `count` joint vectors uniform within the limits, drawn with `rand`
+/// directly (independent of `ConfigurationSampler`).
+pub fn random_configurations(robot: &Robot, count: usize, seed: u64) -> Vec<Vec<f64>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            robot
+                .dof_joints()
+                .iter()
+                .map(|&j| {
+                    let l = robot.joints()[j].limits.unwrap();
+                    rng.random_range(l.lower..=l.upper)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// The error of loading `urdf` (which must fail) from a string.

@@ -13,10 +13,11 @@
 //! the hand is the flange turned by -π/4 about `z`, each finger the hand
 //! moved 0.0584 up `z` and by the finger's position along `±y`.
 
-use crate::common::{M4, deviation, identity, mul, panda, panda_primitives, rot_x, rot_z, trans};
+use crate::common::{
+    M4, deviation, identity, mul, panda, panda_primitives, random_configurations, rot_x, rot_z,
+    trans,
+};
 use clash::robot::{Robot, RobotPoses};
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::f64::consts::FRAC_PI_2;
 
 /// `(a, d, α)` of joints 1 to 7, then the flange (θ = 0).
@@ -72,22 +73,6 @@ fn check(robot: &Robot, q: &[f64]) {
             &mul(&hand, &trans(0.0, 0.0, 0.1034))
         ) < 1e-14
     );
-}
-
-fn random_configurations(robot: &Robot, count: usize, seed: u64) -> Vec<Vec<f64>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..count)
-        .map(|_| {
-            robot
-                .dof_joints()
-                .iter()
-                .map(|&j| {
-                    let l = robot.joints()[j].limits.unwrap();
-                    rng.random_range(l.lower..=l.upper)
-                })
-                .collect()
-        })
-        .collect()
 }
 
 #[test]

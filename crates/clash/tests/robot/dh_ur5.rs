@@ -18,10 +18,10 @@
 //!   d4 = 0.13585 - 0.1197 + 0.093, and the wrist lengths DH places at the
 //!   next frame.
 
-use crate::common::{M4, deviation, identity, mul, rigid, rot_x, rot_z, trans, ur5};
+use crate::common::{
+    M4, deviation, identity, mul, random_configurations, rigid, rot_x, rot_z, trans, ur5,
+};
 use clash::robot::Robot;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use std::f64::consts::{FRAC_PI_2, PI};
 
 const D: [f64; 6] = [0.089159, 0.0, 0.0, 0.10915, 0.09465, 0.0823];
@@ -85,16 +85,7 @@ fn ur5_matches_standard_dh_at_zero_and_random_configurations() {
     let robot = ur5();
     assert_eq!(robot.dof(), 6);
     check(&robot, &[0.0; 6]);
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..50 {
-        let q: Vec<f64> = robot
-            .dof_joints()
-            .iter()
-            .map(|&j| {
-                let l = robot.joints()[j].limits.unwrap();
-                rng.random_range(l.lower..=l.upper)
-            })
-            .collect();
+    for q in random_configurations(&robot, 50, 3) {
         check(&robot, &q);
     }
 }

@@ -207,3 +207,13 @@ fn configurations_container() {
     assert_eq!(none.iter().count(), 2);
     assert_eq!(none.get(1), Some(&[][..]));
 }
+
+#[test]
+fn models_are_shared_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<clash::robot::Robot>();
+    send_sync::<clash::robot::RobotPoses>();
+    send_sync::<clash::robot::AllowedCollisionMatrix>();
+    send_sync::<clash::robot::RobotError>();
+    send_sync::<clash::robot::ConfigsError>();
+}
