@@ -254,7 +254,8 @@ pub enum RobotErrorKind {
 }
 
 /// Why a joint vector was refused: the wrong number of values, a NaN or
-/// infinite value, or a value outside its joint's limits.
+/// infinite value, a value outside its joint's limits, or poses that came
+/// out non-finite.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum JointError {
     /// The vector does not hold one value per degree of freedom.
