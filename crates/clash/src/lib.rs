@@ -10,7 +10,9 @@
 //! | [`bvh`] | `clash-bvh` | meshes, trees, mesh/mesh collision and distance, rays, save/load |
 //! | [`broad`] | `clash-broad` | dynamic AABB tree and sort-and-sweep broad phases |
 //!
-//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), a
+//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), poses
+//! from matrices as the command line and the Python package take them
+//! ([`pose`]), a
 //! [`CollisionWorld`] that runs the broad phase and then mesh/mesh
 //! collision over the candidate pairs in parallel, and a [`prelude`].
 //! The optional features `glam` and `mint` turn on nalgebra's conversions
@@ -36,6 +38,7 @@
 #![deny(missing_docs)]
 
 pub mod mesh_file;
+pub mod pose;
 mod world;
 
 pub use world::{CollisionWorld, ObjectHandle, PairContacts, WorldError};
