@@ -38,9 +38,7 @@ fn kind_and_name(arr: &Bound<'_, PyUntypedArray>) -> (u8, String) {
 /// no copy when it is one already).
 fn contiguous<'py>(arr: &Bound<'py, PyUntypedArray>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
     let np = arr.py().import("numpy")?;
-    np.getattr("ascontiguousarray")?
-        .call((arr, dtype), None)
-        .map_err(Into::into)
+    np.getattr("ascontiguousarray")?.call((arr, dtype), None)
 }
 
 /// An array-like of real numbers (floats or integers) as `f64`.

@@ -185,10 +185,7 @@ impl Mesh {
     }
 
     /// Pickles as ``Mesh(vertices, faces)``.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>, Bound<'py, PyAny>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let me = slf.get();
         Ok((
             slf.get_type().into_any(),
@@ -204,6 +201,9 @@ impl Mesh {
         )
     }
 }
+
+/// What `Mesh.__reduce__` returns: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (Bound<'py, PyAny>, Bound<'py, PyAny>));
 
 /// The triangles of `mesh` as an `(M, 3)` int64 array.
 pub fn faces_array<'py, T: Scalar>(

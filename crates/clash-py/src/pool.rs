@@ -7,8 +7,11 @@ use crate::error::{Error, Result};
 use rayon::ThreadPool;
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// Pools started so far, with their thread counts.
+type Pools = Mutex<Vec<(usize, Arc<ThreadPool>)>>;
+
 /// Pools started so far, by thread count.
-static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
+static POOLS: OnceLock<Pools> = OnceLock::new();
 
 /// The worker count a `threads=` argument asks for: `None` or `0` for the
 /// global pool (every core), else that many.

@@ -282,7 +282,7 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(
 /// hit points and ``(N, 3)`` unit triangle normals (zeros for a miss).
 #[pyfunction]
 #[pyo3(signature = (tree, origins, directions, t_min=0.0, t_max=f64::INFINITY, front_faces_only=false, threads=None))]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn raycast<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,

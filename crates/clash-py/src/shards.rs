@@ -19,6 +19,9 @@ fn is_f32(precision: &str) -> Result<bool> {
     Ok(TreeKind::parse("obb", precision)?.precision == f32::NAME)
 }
 
+/// A float64 numpy array of any shape.
+type F64Array<'py> = Bound<'py, PyArrayDyn<f64>>;
+
 /// `a` back as a numpy array of its shape.
 fn to_numpy<'py>(py: Python<'py>, a: Array) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
     let arr = ArrayD::from_shape_vec(IxDyn(&a.shape), a.data)
@@ -75,7 +78,7 @@ pub fn _check_rays<'py>(
     origins: &Bound<'py, PyAny>,
     directions: &Bound<'py, PyAny>,
     precision: &str,
-) -> PyResult<(Bound<'py, PyArrayDyn<f64>>, Bound<'py, PyArrayDyn<f64>>)> {
+) -> PyResult<(F64Array<'py>, F64Array<'py>)> {
     let f32 = is_f32(precision)?;
     let o = read_f64(origins, "origins")?;
     let d = read_f64(directions, "directions")?;

@@ -161,9 +161,17 @@ def test_files_and_bytes(tmp_path):
     raises(ValueError, "tree bytes: unknown scalar type \"f16\" in the tree header", clash.Tree.from_bytes,
            bytes(header))
     # Every single-byte corruption of the header and payload start is an
-    # error, never a crash.
+    # error, never a crash, except in the padding after a type name's
+    # terminating zero, which no reader looks at: those load the same tree.
+    original = clash.Tree.from_bytes(good)
+    loaded = []
     for i in range(0, 200):
         flipped = bytearray(good)
         flipped[i] ^= 0xFF
-        with pytest.raises(ValueError):
-            clash.Tree.from_bytes(bytes(flipped))
+        try:
+            tree = clash.Tree.from_bytes(bytes(flipped))
+        except ValueError:
+            continue
+        assert tree == original
+        loaded.append(i)
+    assert loaded == [*range(16, 20), *range(24, 36)]  # after "f64\0" and "obb\0"
