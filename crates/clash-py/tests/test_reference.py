@@ -112,7 +112,7 @@ def test_rays_and_points_equal_the_rust_api(bv, precision, reference, rng_seed):
                 np.testing.assert_array_equal(got.normal[i], v[5:8])
         assert got.hit.sum() > 10
 
-    points = center + rng.uniform(-0.8, 0.8, size=(150, 3)) * size
+    points = center + rng.uniform(-0.25, 0.25, size=(150, 3)) * size
     for query, call in [("closest", clash.closest_points), ("signed", clash.signed_distance)]:
         want = np.array([[float(x) for x in line.split()] for line in
                          reference(query, bv, precision, path, None, points, split="sah")])
