@@ -10,9 +10,10 @@
 //! | [`bvh`] | `clash-bvh` | meshes, trees, mesh/mesh collision and distance, rays, save/load |
 //! | [`broad`] | `clash-broad` | dynamic AABB tree and sort-and-sweep broad phases |
 //!
-//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), a
-//! [`CollisionWorld`] that runs the broad phase and then mesh/mesh
-//! collision over the candidate pairs in parallel, robot models
+//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), poses
+//! from matrices as the command line and the Python package take them
+//! ([`pose`]), a [`CollisionWorld`] that runs the broad phase and then
+//! mesh/mesh collision over the candidate pairs in parallel, robot models
 //! ([`robot`]: URDF and SRDF loading, forward kinematics), and a [`prelude`].
 //! The optional features `glam` and `mint` turn on nalgebra's conversions
 //! to and from those crates' types (see [`mesh_from_points`]).
@@ -37,6 +38,7 @@
 #![deny(missing_docs)]
 
 pub mod mesh_file;
+pub mod pose;
 pub mod robot;
 mod world;
 
