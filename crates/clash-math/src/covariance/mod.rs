@@ -2,6 +2,8 @@
 //! area-weighted distributions, and of convex hulls (RTCD §4.3.3,
 //! Eberly *Dynamic Collision Detection using OBBs* §6.1.2–6.1.3).
 
+mod moment_union;
+
 use crate::{MathError, Pair, Scalar, Triangle, hull::ConvexHull, point_is_finite};
 use nalgebra::{Matrix3, Point3, Vector3};
 
