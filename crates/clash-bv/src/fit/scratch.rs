@@ -1,5 +1,5 @@
 //! [`FitScratch`]: memory a fit along axes reuses from one call to the next.
-use crate::lanes::Two;
+use crate::fit::lanes::Two;
 use clash_math::Scalar;
 
 /// Memory reused by [`crate::BoundingVolume::fit_along_axes_with`] from one

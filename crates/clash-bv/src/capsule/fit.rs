@@ -1,7 +1,7 @@
 //! Fitting capsules along the principal axis of a point set (RTCD §4.5.1
 //! with the covariance axes of §4.3.3).
-use crate::check::{check_points, triangle_corners};
-use crate::obb_fit::principal_axes;
+use crate::fit::axes::principal_axes;
+use crate::fit::check::{check_points, triangle_corners};
 use crate::{Capsule, FitError};
 use clash_math::{Matrix3, Point3, Scalar, Segment, Triangle, covariance_of_points};
 
@@ -78,7 +78,7 @@ impl<T: Scalar> Capsule<T> {
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         let corners = triangle_corners(triangles)?;
         let cov = clash_math::covariance_of_triangles(triangles)?;
-        let axes = crate::obb_fit::principal_axes(&cov.matrix);
+        let axes = crate::fit::axes::principal_axes(&cov.matrix);
         Ok(Self::fit_along(&axes, &corners))
     }
 }

@@ -5,12 +5,12 @@
 //! size; instead, candidate axes are taken from the principal axes and the
 //! normals of the largest hull faces, and for each axis `n` the hull is
 //! projected on the plane orthogonal to `n` where the minimum-area rectangle
-//! (rotating calipers, [`crate::min_area_rect`]) fixes the other two axes.
+//! (rotating calipers, `min_area_rect.rs`) fixes the other two axes.
 //! The best box is then refined axis by axis until no step shrinks it. The
 //! PCA boxes are candidates too, so the result is never larger than them.
-use crate::check::{check_points, triangle_corners};
-use crate::min_area_rect::{hull_2d, min_area_direction};
-use crate::obb_fit::{any_orthogonal, principal_axes, single_triangle_axes};
+use super::min_area_rect::{hull_2d, min_area_direction};
+use crate::fit::axes::{any_orthogonal, principal_axes, single_triangle_axes};
+use crate::fit::check::{check_points, triangle_corners};
 use crate::{BoundingVolume, FitError, Obb};
 use clash_math::hull::ConvexHull;
 use clash_math::{

@@ -3,7 +3,7 @@
 
 use crate::FitError;
 use crate::Sphere;
-use crate::check::{SplitMix, check_points};
+use crate::fit::check::{SplitMix, check_points};
 use clash_math::{Point3, Scalar, Vector3, covariance_of_points, jacobi_eigen};
 
 /// Seed of the deterministic shuffles (any constant would do).

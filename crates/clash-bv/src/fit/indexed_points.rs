@@ -1,6 +1,6 @@
 //! [`IndexedPoints`]: points picked from a vertex array by index.
 use crate::FitError;
-use crate::lanes::{Points2, pair_of};
+use crate::fit::lanes::{Points2, pair_of};
 use crate::obb::PointSet;
 use clash_math::{Point3, Scalar};
 

@@ -120,7 +120,7 @@ mod tests {
 
     #[test]
     fn calipers_match_brute_force() {
-        let mut s = crate::check::SplitMix(9);
+        let mut s = crate::fit::check::SplitMix(9);
         for n in [3usize, 4, 7, 20, 200] {
             for _ in 0..200 {
                 let pts: Vec<[f64; 2]> = (0..n)

@@ -1,5 +1,8 @@
-//! Bounding spheres, RTCD §4.3; fits live in [`crate::sphere_fit`].
-use crate::check::triangle_corners;
+//! Bounding spheres, RTCD §4.3; fits live in `fit.rs`.
+
+mod fit;
+
+use crate::fit::check::triangle_corners;
 use crate::{Aabb, BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};

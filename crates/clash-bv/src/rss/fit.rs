@@ -1,9 +1,9 @@
 //! Fitting rectangle-swept spheres along principal axes (RTCD §4.5.2 with the
 //! covariance axes of §4.3.3).
-use crate::check::{check_points, check_triangles};
-use crate::lanes::{self, Lanes};
+use crate::fit::axes::principal_axes;
+use crate::fit::check::{check_points, check_triangles};
+use crate::fit::lanes::{self, Lanes};
 use crate::obb::PointSet;
-use crate::obb_fit::principal_axes;
 use crate::{FitError, IndexedPoints, Rss};
 use clash_math::{
     Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_points,
@@ -315,13 +315,13 @@ impl<T: Scalar> Rss<T> {
     pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
         check_triangles(triangles)?;
         if let [t] = triangles
-            && let Some(axes) = crate::obb_fit::single_triangle_axes(t)
+            && let Some(axes) = crate::fit::axes::single_triangle_axes(t)
         {
             return Ok(Self::fit_along(&axes, triangles));
         }
         let cov = clash_math::covariance_of_triangles(triangles)?;
         Ok(Self::fit_along(
-            &crate::obb_fit::principal_axes(&cov.matrix),
+            &crate::fit::axes::principal_axes(&cov.matrix),
             triangles,
         ))
     }
@@ -339,7 +339,7 @@ impl<T: Scalar> Rss<T> {
         triangles: &[Triangle<T>],
         moments: &[TriangleMoments<T>],
     ) -> Result<Self, FitError> {
-        crate::obb_fit::fit_with_moment_axes(
+        crate::fit::axes::fit_with_moment_axes(
             triangles,
             moments,
             |axes| Self::fit_along(axes, triangles),
@@ -350,7 +350,7 @@ impl<T: Scalar> Rss<T> {
 
 #[cfg(test)]
 mod tests {
-    use crate::lanes::{One, Two};
+    use crate::fit::lanes::{One, Two};
     use crate::{FitScratch, Rss};
     use clash_math::{Matrix3, Point3, Rotation3, Vector3};
 

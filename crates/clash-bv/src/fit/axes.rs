@@ -1,7 +1,7 @@
 //! Oriented boxes from principal component analysis: of the points, of the
 //! points' convex hull, and of a triangle set as a continuous distribution
 //! (RTCD §4.4.3; Eberly §6.1.1–6.1.3).
-use crate::check::{check_points, check_triangles};
+use crate::fit::check::{check_points, check_triangles};
 use crate::{FitError, Obb};
 use clash_math::{
     Matrix3, MomentSum, Pair, Point3, Scalar, Triangle, TriangleMoments, Vector3,
@@ -176,7 +176,7 @@ pub(crate) fn fit_with_moment_axes<T: Scalar, V>(
     along: impl FnOnce(&Matrix3<T>) -> V,
     fallback: impl FnOnce() -> Result<V, FitError>,
 ) -> Result<V, FitError> {
-    crate::check::check_moments(triangles, moments)?;
+    crate::fit::check::check_moments(triangles, moments)?;
     match pca_axes_of_moments(triangles, moments) {
         Some(axes) => Ok(along(&axes)),
         None => fallback(),

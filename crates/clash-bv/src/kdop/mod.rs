@@ -1,6 +1,9 @@
 //! Discrete-orientation polytopes (k-DOPs), RTCD §4.6; vertex enumeration
-//! for transforms, volume and area in [`crate::kdop_vertices`].
-use crate::check::{check_points, triangle_corners};
+//! for transforms, volume and area in `vertices.rs`.
+
+mod vertices;
+
+use crate::fit::check::{check_points, triangle_corners};
 use crate::{Aabb, BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use serde::de::Error as _;
@@ -365,12 +368,12 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
     /// Exact, from the polytope's vertices and their convex hull (costly:
     /// O(N³) plane triples).
     fn volume(&self) -> T {
-        crate::kdop_vertices::volume_and_area(self).0
+        vertices::volume_and_area(self).0
     }
 
     /// Exact, like [`BoundingVolume::volume`].
     fn surface_area(&self) -> T {
-        crate::kdop_vertices::volume_and_area(self).1
+        vertices::volume_and_area(self).1
     }
 
     /// The surface area of the axis-aligned slabs' box: no vertex solve.

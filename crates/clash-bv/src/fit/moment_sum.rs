@@ -1,6 +1,6 @@
 //! The OBB and RSS fit axes of a triangle set from its moments summed by
 //! union ([`principal_axes_of_moment_union`]).
-use crate::obb_fit::{principal_axes, single_triangle_axes};
+use crate::fit::axes::{principal_axes, single_triangle_axes};
 use clash_math::{Matrix3, Scalar, Triangle, TriangleMoments, covariance_of_moments};
 
 /// The axes of the default OBB and RSS fits (continuous PCA, Eberly

@@ -1,7 +1,12 @@
-//! Oriented bounding boxes, RTCD §4.4. The overlap test is in
-//! [`crate::obb_obb`], the fits in [`crate::obb_fit`] and [`crate::obb_tight`].
-use crate::check::triangle_corners;
-use crate::lanes::{self, Lanes, Points2, pair_of};
+//! Oriented bounding boxes, RTCD §4.4. The overlap test is in `overlap/`,
+//! the PCA fits in `crate::fit::axes`, the tight fit in `tight.rs`.
+
+mod min_area_rect;
+pub(crate) mod overlap;
+mod tight;
+
+use crate::fit::check::triangle_corners;
+use crate::fit::lanes::{self, Lanes, Points2, pair_of};
 use crate::{Aabb, BoundingVolume, FitError};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
@@ -212,7 +217,7 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
         moments: &[TriangleMoments<T>],
         corners: &crate::IndexedPoints<'_, T>,
     ) -> Result<Self, FitError> {
-        crate::obb_fit::fit_with_moment_axes(
+        crate::fit::axes::fit_with_moment_axes(
             triangles,
             moments,
             |axes| Self::from_axes_over(axes, corners),
@@ -346,7 +351,7 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
             .tr_mul(&((other_to_self * other.center) - self.center));
         let translation = other_to_self.translation.vector.amax();
         let coords = other.placement_magnitude(translation);
-        crate::obb_obb::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t, coords)
+        overlap::sat_overlap(&self.half_extents, &other.half_extents, &rot, &t, coords)
     }
 
     /// The relative-frame test (RTCD §4.4.1) with the precomputed rotation.

@@ -1,5 +1,8 @@
-//! Capsules (sphere-swept segments), RTCD §4.5.1; fit in [`crate::capsule_fit`].
-use crate::obb_fit::any_orthogonal;
+//! Capsules (sphere-swept segments), RTCD §4.5.1; fit in `fit.rs`.
+
+mod fit;
+
+use crate::fit::axes::any_orthogonal;
 use crate::segment_segment::{
     point_segment_distance, segment_distance_excess, segment_segment_distance,
 };

@@ -1,5 +1,9 @@
 //! Rectangle-swept spheres (lozenges), RTCD §4.5.2; the distance test is in
-//! [`crate::rss_rss`], the fit in [`crate::rss_fit`].
+//! `overlap.rs`, the fit in `fit.rs`.
+
+mod fit;
+mod overlap;
+
 use crate::{Aabb, BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
@@ -134,7 +138,7 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         moments: &[TriangleMoments<T>],
         corners: &crate::IndexedPoints<'_, T>,
     ) -> Result<Self, FitError> {
-        crate::obb_fit::fit_with_moment_axes(
+        crate::fit::axes::fit_with_moment_axes(
             triangles,
             moments,
             |axes| Self::fit_along(axes, corners),
@@ -177,7 +181,7 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
         corners[..4].copy_from_slice(&self.rectangle_corners());
         corners[4..].copy_from_slice(&other.rectangle_corners());
         let axes = clash_math::covariance_of_points(&corners)
-            .map(|c| crate::obb_fit::principal_axes(&c.matrix))
+            .map(|c| crate::fit::axes::principal_axes(&c.matrix))
             .unwrap_or(self.axes);
         let mut m = Self::rectangle_over(&axes, &corners);
         let need = |s: &Self, m: &Self| {
