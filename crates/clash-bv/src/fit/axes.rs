@@ -1,11 +1,9 @@
-//! Oriented boxes from principal component analysis: of the points, of the
-//! points' convex hull, and of a triangle set as a continuous distribution
-//! (RTCD §4.4.3; Eberly §6.1.1–6.1.3).
-use crate::fit::check::{check_points, check_triangles};
-use crate::{FitError, Obb};
+//! Principal axes for the OBB and RSS fits (RTCD §4.4.3; Eberly
+//! §6.1.1–6.1.3): of a covariance matrix, of summed triangle moments (one
+//! set, or two side by side), and a lone triangle's own frame.
+use crate::FitError;
 use clash_math::{
-    Matrix3, MomentSum, Pair, Point3, Scalar, Triangle, TriangleMoments, Vector3,
-    covariance_of_hull, covariance_of_moments, covariance_of_points, covariance_of_triangles,
+    Matrix3, MomentSum, Pair, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_moments,
     symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2,
 };
 
@@ -125,6 +123,7 @@ pub fn lone_triangle_axes_x2<T: Scalar>(t: [&Triangle<T>; 2]) -> [Option<Matrix3
 /// not finite (the fits then take the checked path over the triangles).
 ///
 /// [`Rss::fit_pca_triangles`]: crate::Rss::fit_pca_triangles
+/// [`Obb::fit_pca_triangles`]: crate::Obb::fit_pca_triangles
 pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
     sum.covariance()
         .map(|c| principal_axes(&c.matrix.map(T::lit)))
@@ -144,8 +143,9 @@ pub fn principal_axes_of_sums<T: Scalar>(sums: [&MomentSum; 2]) -> [Option<Matri
     [cov[0].map(|_| axes[0]), cov[1].map(|_| axes[1])]
 }
 
-/// The axes [`Obb::fit_pca_triangles`] takes (a lone triangle's own frame,
-/// else the principal axes of the continuous distribution, Eberly §6.1.3),
+/// The axes [`Obb::fit_pca_triangles`](crate::Obb::fit_pca_triangles)
+/// takes (a lone triangle's own frame, else the principal axes of the
+/// continuous distribution, Eberly §6.1.3),
 /// from the triangles' moments; `None` when the moments' total area is zero
 /// or non-finite (degenerate or non-finite input), where the caller takes the
 /// checked path over the triangles. The caller checks that the slices have
@@ -191,78 +191,4 @@ pub(crate) fn any_orthogonal<T: Scalar>(v: &clash_math::Vector3<T>) -> clash_mat
         clash_math::Vector3::y()
     };
     v.cross(&a).normalize()
-}
-
-impl<T: Scalar> Obb<T> {
-    /// Box along the principal axes of the points' covariance (RTCD §4.4.3,
-    /// Eberly §6.1.1). Sensitive to uneven sampling: dense clusters tilt the axes.
-    ///
-    /// # Errors
-    /// [`FitError::Empty`] or [`FitError::NonFinite`].
-    pub fn fit_pca_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        check_points(points)?;
-        let cov = covariance_of_points(points)?;
-        Ok(Self::from_axes_and_points(
-            &principal_axes(&cov.matrix),
-            points,
-        ))
-    }
-
-    /// Box along the principal axes of the convex hull's surface (Eberly
-    /// §6.1.2): interior points and uneven sampling no longer bias the axes.
-    ///
-    /// # Errors
-    /// [`FitError::Empty`] or [`FitError::NonFinite`].
-    pub fn fit_pca_hull(points: &[Point3<T>]) -> Result<Self, FitError> {
-        check_points(points)?;
-        let cov = covariance_of_hull(points)?;
-        Ok(Self::from_axes_and_points(
-            &principal_axes(&cov.matrix),
-            points,
-        ))
-    }
-
-    /// Box along the principal axes of the triangles as a continuous,
-    /// area-weighted distribution (Eberly §6.1.3, Gottschalk's OBBTree fit):
-    /// independent of how the surface is tessellated. A single
-    /// non-degenerate triangle (an OBB tree's leaf) gets the flat box along
-    /// its longest edge and normal, the smallest box holding it.
-    ///
-    /// # Errors
-    /// [`FitError::Empty`] or [`FitError::NonFinite`].
-    pub fn fit_pca_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        check_triangles(triangles)?;
-        if let [t] = triangles
-            && let Some(axes) = single_triangle_axes(t)
-        {
-            return Ok(Self::from_axes_over(&axes, triangles));
-        }
-        let cov = covariance_of_triangles(triangles)?;
-        Ok(Self::from_axes_over(
-            &principal_axes(&cov.matrix),
-            triangles,
-        ))
-    }
-
-    /// [`Obb::fit_pca_triangles`] with the covariance summed from the
-    /// triangles' moments (`moments[i]` of `triangles[i]`, see
-    /// [`TriangleMoments`]): the same box up to rounding in the axes, for a
-    /// few multiply-adds per triangle. The extents come from every corner as
-    /// in [`Obb::fit_pca_triangles`], so the box contains the triangles
-    /// exactly; degenerate and non-finite input take that (checked) fit.
-    ///
-    /// # Errors
-    /// [`FitError::Empty`], [`FitError::NonFinite`], or
-    /// [`FitError::MomentsMismatch`] when the slices differ in length.
-    pub fn fit_pca_moments(
-        triangles: &[Triangle<T>],
-        moments: &[TriangleMoments<T>],
-    ) -> Result<Self, FitError> {
-        fit_with_moment_axes(
-            triangles,
-            moments,
-            |axes| Self::from_axes_over(axes, triangles),
-            || Self::fit_pca_triangles(triangles),
-        )
-    }
 }

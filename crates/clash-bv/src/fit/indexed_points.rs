@@ -1,7 +1,7 @@
 //! [`IndexedPoints`]: points picked from a vertex array by index.
 use crate::FitError;
 use crate::fit::lanes::{Points2, pair_of};
-use crate::obb::PointSet;
+use crate::fit::point_set::PointSet;
 use clash_math::{Point3, Scalar};
 
 /// Points picked from a vertex array by index, each index naming

@@ -3,7 +3,7 @@
 use crate::fit::axes::principal_axes;
 use crate::fit::check::{check_points, check_triangles};
 use crate::fit::lanes::{self, Lanes};
-use crate::obb::PointSet;
+use crate::fit::point_set::PointSet;
 use crate::{FitError, IndexedPoints, Rss};
 use clash_math::{
     Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_points,

@@ -346,7 +346,7 @@ impl<T: Scalar> Rss<T> {
     }
 
     /// [`Self::rectangle_over`] over a point set visited in place.
-    pub(crate) fn rectangle_over_set<P: crate::obb::PointSet<T> + ?Sized>(
+    pub(crate) fn rectangle_over_set<P: crate::fit::point_set::PointSet<T> + ?Sized>(
         axes: &Matrix3<T>,
         points: &P,
     ) -> Self {
