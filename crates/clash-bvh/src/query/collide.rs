@@ -1,7 +1,7 @@
 //! Mesh/mesh collision by simultaneous descent of two trees (RTCD §6.3.3,
 //! Eberly §7), ending in the exact triangle/triangle test of clash-narrow.
 
-use crate::fixed_stack::FixedStack;
+use crate::traverse::stack::FixedStack;
 use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::Scalar;
@@ -141,7 +141,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             }
         });
         let containment = if request.containment && pairs.is_empty() {
-            crate::containment::containment(self, other, &pose.iso)
+            crate::query::containment::containment(self, other, &pose.iso)
         } else {
             None
         };

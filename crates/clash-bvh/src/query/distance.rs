@@ -15,8 +15,8 @@
 //! checked with [`triangle_triangle_lower_bound`] (three separating axes),
 //! which skips most of the closest-point computations.
 
-use crate::fixed_heap::FixedHeap;
-use crate::fixed_stack::FixedStack;
+use crate::traverse::heap::FixedHeap;
+use crate::traverse::stack::FixedStack;
 use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::{Isometry3, Point3, Scalar};

@@ -1,7 +1,7 @@
 //! Self-collision of one mesh: intersecting pairs of triangles, neighbours
 //! counted when they meet beyond what they share.
 
-use crate::fixed_stack::FixedStack;
+use crate::traverse::stack::FixedStack;
 use crate::{Bvh, MAX_DEPTH, TrianglePair};
 use clash_bv::BoundingVolume;
 use clash_math::Scalar;

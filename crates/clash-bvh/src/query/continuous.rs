@@ -3,7 +3,7 @@
 //! the motion is sampled, and each step is a constant-velocity problem
 //! solved by the separating-axis tests of clash-narrow).
 
-use crate::fixed_stack::FixedStack;
+use crate::traverse::stack::FixedStack;
 use crate::{Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, Obb};
 use clash_math::{Isometry3, Point3, Scalar, Translation3, Triangle, UnitQuaternion, Vector3};

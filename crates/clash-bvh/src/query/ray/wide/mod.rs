@@ -32,7 +32,7 @@
 mod sse;
 
 use crate::Node;
-use crate::bv_query::PreparedRay;
+use crate::traverse::bv_query::PreparedRay;
 use clash_math::{Point3, Scalar, Triangle};
 use core::mem::MaybeUninit;
 

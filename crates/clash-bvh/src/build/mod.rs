@@ -18,12 +18,17 @@
 //! every slot is written, and otherwise a final walk from the root collects
 //! the written ones, keeping preorder (`assemble`).
 //!
-//! The binned-SAH split rule has a builder of its own (`crate::sah`).
+//! The binned-SAH split rule has a builder of its own (`sah/`).
+
+pub(crate) mod partition;
+pub(crate) mod prefault;
+mod recycle;
+mod sah;
 
 use crate::Node;
-use crate::partition::{Elem, Prims};
-use crate::prefault::prefault;
-use crate::recycle::{recyclable, recycle};
+use crate::build::partition::{Elem, Prims};
+use crate::build::prefault::prefault;
+use crate::build::recycle::{recyclable, recycle};
 use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
 use clash_math::{Matrix3, MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
@@ -322,7 +327,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
 ) -> Result<Built<T, B>, FitError> {
     let builder = Builder { opts: *opts };
     if let SplitRule::Sah { .. } = opts.split {
-        return crate::sah::build_sah(corners, opts);
+        return crate::build::sah::build_sah(corners, opts);
     }
     let n = corners.indices.len();
     // Nodes fit along axes from summed moments and listed corners, without
@@ -782,7 +787,7 @@ struct Cut {
 
 /// Which elements go to the left part of a [`Cut`].
 enum Left {
-    /// The `k` whose records ([`record`](crate::partition::record): key,
+    /// The `k` whose records ([`record`](crate::build::partition::record): key,
     /// then position in the node's slice) were ranked lowest, as `recs`
     /// holds them (median split, [`Prims::pivot_record`]).
     Ranked,

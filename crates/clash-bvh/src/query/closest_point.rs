@@ -2,7 +2,7 @@
 //! meshes by angle-weighted pseudo-normals (Bærentzen and Aanæs, "Signed
 //! distance computation using the angle weighted pseudonormal", 2005).
 
-use crate::fixed_stack::FixedStack;
+use crate::traverse::stack::FixedStack;
 use crate::{BvQuery, Bvh, MAX_DEPTH};
 use clash_math::{Point3, Scalar, Vector3};
 use clash_narrow::closest::point_triangle;
