@@ -10,7 +10,7 @@
 //! memory a build of a 1M-triangle mesh writes.
 //!
 //! Only large buffers are handed on (smaller builds have their leaves
-//! write the triangles during the build, see `build.rs`): glibc serves
+//! write the triangles during the build, see `median/mod.rs`): glibc serves
 //! an allocation of 32 MiB or more with a fresh mapping every time, but
 //! smaller ones from memory it reuses, as long as freeing its mapped
 //! blocks keeps raising its threshold for mapping (a block shrunk in
