@@ -2,9 +2,9 @@
 //! heuristic (RTCD §6.2.1–6.2.2 top-down construction, cost of §6.2.3.1;
 //! binning after Wald 2007), building independent subtrees in parallel.
 //! Used for bulk insertion and for a full rebuild of a degraded tree.
+use super::Node;
 use crate::DynamicTree;
 use crate::aabb_ops::{surface_area, union};
-use crate::dynamic_tree::Node;
 use crate::slots::NULL;
 use clash_bv::Aabb;
 use clash_math::{Point3, Scalar};
@@ -144,7 +144,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     pub(crate) fn area_sums(&self) -> (f64, f64) {
         let (mut internal, mut leaves) = (0.0f64, 0.0f64);
         for node in &self.nodes {
-            if node.height == crate::dynamic_tree::FREE {
+            if node.height == super::FREE {
                 continue;
             }
             let a = crate::aabb_ops::surface_area(&node.aabb).to_f64();

@@ -4,7 +4,7 @@
 //! with a changed member are searched again. Few changes (up to an eighth
 //! of the objects) while the tree's shape changed: one box query per
 //! changed object on the tree. More: the tree is copied into its compact
-//! 4-wide form (`pair_tree`), and up to a quarter one query per changed
+//! 4-wide form (`pair_tree/`), and up to a quarter one query per changed
 //! object runs on the copy; beyond, the copy is traversed against itself
 //! (the bounding volume test tree of RTCD §6.3.2, specialised to one tree:
 //! each node is tested against itself once and its children against each
@@ -12,9 +12,9 @@
 //! tree keeps its shape (the in-place refit of `settle` writes the boxes it
 //! changes to the copy as well), and then serves every search, however few
 //! objects changed.
+use super::Node;
+use super::pair_tree::{PairTask, round_down, round_up};
 use crate::aabb_ops::overlaps_finite;
-use crate::dynamic_tree::Node;
-use crate::pair_tree::{PairTask, round_down, round_up};
 use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
 use crate::slots::NULL;
 use crate::{DynamicTree, ProxyPair};

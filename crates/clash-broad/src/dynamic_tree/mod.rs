@@ -6,8 +6,18 @@
 //! Nodes live in one flat array with a free list; leaves point at the object
 //! slots of [`ProxyHandle`]s and slots point back at their leaf, so handles
 //! survive every restructuring. The algorithms over the tree live beside it:
-//! `tree_insert` (best-sibling search and rotations), `tree_build` (parallel
-//! binned SAH build), `tree_pairs`, `tree_queries` and `tree_validate`.
+//! `insert.rs` (best-sibling search and rotations), `build.rs` (parallel
+//! binned SAH build), `pairs.rs` (over the traversal copy of `pair_tree/`),
+//! `queries.rs`, `validate.rs` and `broad_phase.rs` (the trait).
+
+mod broad_phase;
+mod build;
+mod insert;
+mod pair_tree;
+mod pairs;
+mod queries;
+mod validate;
+
 use crate::aabb_ops::{check_aabb, check_vector, contains, fatten, surface_area, union};
 use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
 use crate::slots::{NULL, Slots};
@@ -114,9 +124,9 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) search: Vec<(T, u32, T, T)>,
     /// The compact copy of the tree that the pair search runs on; kept,
     /// box by box, while the tree keeps its shape.
-    pub(crate) pair_tree: crate::pair_tree::PairTree,
+    pub(crate) pair_tree: pair_tree::PairTree,
     /// Scratch of the pair traversal: its tasks and where they start.
-    pub(crate) pair_tasks: Vec<crate::pair_tree::PairTask>,
+    pub(crate) pair_tasks: Vec<pair_tree::PairTask>,
     pub(crate) task_starts: Vec<(u32, u32)>,
     /// Scratch of the box queries of the pair enumeration.
     pub(crate) query_stack: Vec<u32>,
@@ -157,7 +167,7 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) loose_buckets: Vec<Vec<u32>>,
     /// Scratch of [`rebuild`](Self::rebuild): its leaves, and the node
     /// array it builds into (the array it replaced, kept for the next one).
-    pub(crate) build_items: Vec<crate::tree_build::Item<T>>,
+    pub(crate) build_items: Vec<build::Item<T>>,
     pub(crate) build_nodes: Vec<Node<T>>,
     /// Re-insertions since the last rebuild.
     pub(crate) churn: usize,

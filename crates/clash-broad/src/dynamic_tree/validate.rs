@@ -1,6 +1,6 @@
 //! Invariant checks and quality metrics of a dynamic tree.
+use super::FREE;
 use crate::aabb_ops::{contains, surface_area, union};
-use crate::dynamic_tree::FREE;
 use crate::slots::NULL;
 use crate::{BroadPhaseError, DynamicTree};
 use clash_math::Scalar;
