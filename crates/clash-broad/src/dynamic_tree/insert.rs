@@ -1,9 +1,12 @@
 //! Where a new leaf goes and how the tree stays tight: the best-sibling
 //! search by surface-area cost (RTCD §6.2.3, the Goldsmith–Salmon cost of
 //! §6.2.3.1 searched by branch and bound as Bittner et al. 2012 do), and local
-//! tree rotations (Kensler 2008) applied while refitting towards the root.
+//! tree rotations (Kensler 2008) applied while refitting towards the root;
+//! linking a leaf into the tree and unlinking it.
+use super::Node;
 use crate::DynamicTree;
 use crate::aabb_ops::{surface_area, union};
+use crate::slots::NULL;
 use clash_bv::Aabb;
 use clash_math::Scalar;
 
@@ -160,5 +163,119 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         o.aabb = aabb;
         o.height = height;
         true
+    }
+}
+
+impl<T: Scalar, U> DynamicTree<T, U> {
+    /// Refits the boxes and heights from `n` up to the root, rotating at
+    /// each node where that reduces surface area.
+    pub(crate) fn refit_upward(&mut self, n: u32) {
+        self.refit_upward_with(n, true);
+    }
+
+    /// Refits from `n` up to the root, rotating only when `rotate` is set.
+    fn refit_upward_with(&mut self, mut n: u32, rotate: bool) {
+        while n != NULL {
+            let [a, b] = self.nodes[n as usize].child;
+            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            let aabb = union(&na.aabb, &nb.aabb);
+            let old = self.nodes[n as usize];
+            self.nodes[n as usize].aabb = aabb;
+            let rotated = rotate && self.rotate(n);
+            let [a, b] = self.nodes[n as usize].child;
+            let height = 1 + self.nodes[a as usize]
+                .height
+                .max(self.nodes[b as usize].height);
+            self.nodes[n as usize].height = height;
+            if !rotated && aabb == old.aabb && height == old.height {
+                // Nothing above can change: every ancestor's box and height
+                // depend on this node only through its box and height.
+                return;
+            }
+            n = self.nodes[n as usize].parent;
+        }
+    }
+
+    /// Unlinks a leaf from the tree (the leaf node itself stays allocated);
+    /// its parent is freed and its sibling takes the parent's place.
+    pub(crate) fn remove_leaf(&mut self, leaf: u32) {
+        self.unlink_leaf(leaf, true);
+    }
+
+    /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
+    pub(crate) fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
+        self.areas_valid = false;
+        self.pair_tree.valid = false;
+        self.in_order = false;
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = self.nodes[parent as usize].parent;
+        let [c0, c1] = self.nodes[parent as usize].child;
+        let sibling = if c0 == leaf { c1 } else { c0 };
+        self.nodes[sibling as usize].parent = grand;
+        if grand == NULL {
+            self.root = sibling;
+        } else {
+            let g = &mut self.nodes[grand as usize];
+            let k = usize::from(g.child[1] == parent);
+            g.child[k] = sibling;
+        }
+        self.free_node_at(parent);
+        self.nodes[leaf as usize].parent = NULL;
+        self.refit_upward_with(grand, rotate);
+    }
+
+    /// Links an unlinked leaf (its fat box set) into the tree next to the
+    /// best sibling (found by the greedy descent refined by the
+    /// branch-and-bound search when `search`, by the greedy descent alone
+    /// otherwise), then refits and rotates up to the root.
+    pub(crate) fn insert_leaf(&mut self, leaf: u32, search: bool) {
+        self.insert_leaf_at(leaf, self.root, search);
+    }
+
+    /// As [`insert_leaf`](Self::insert_leaf), searching for the sibling in
+    /// the subtree under `start` only.
+    pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
+        self.areas_valid = false;
+        self.pair_tree.valid = false;
+        self.in_order = false;
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let sibling = if search {
+            self.best_sibling(&leaf_box, start)
+        } else {
+            self.greedy_sibling(&leaf_box, surface_area(&leaf_box), start)
+                .0
+        };
+        let old_parent = self.nodes[sibling as usize].parent;
+        // alloc cannot fail here: the node count is bounded by twice the slot count.
+        let new_parent = self
+            .alloc_node()
+            .expect("node capacity is twice the slot capacity");
+        let s = &self.nodes[sibling as usize];
+        self.nodes[new_parent as usize] = Node {
+            aabb: union(&leaf_box, &s.aabb),
+            parent: old_parent,
+            child: [sibling, leaf],
+            height: s.height + 1,
+            proxy: NULL,
+        };
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        if old_parent == NULL {
+            self.root = new_parent;
+        } else {
+            let p = &mut self.nodes[old_parent as usize];
+            let k = usize::from(p.child[1] == sibling);
+            p.child[k] = new_parent;
+        }
+        self.refit_upward(old_parent);
     }
 }
