@@ -45,8 +45,11 @@ fn ply(bad: &str) -> String {
     )
 }
 
+/// A writer of a one-triangle file with a given coordinate.
+type Writer = fn(&str) -> String;
+
 /// Each text format, its writer, and the line of the bad coordinate.
-const TEXT_FORMATS: [(&str, fn(&str) -> String, usize); 3] =
+const TEXT_FORMATS: [(&str, Writer, usize); 3] =
     [("obj", obj, 3), ("stl", stl, 6), ("ply", ply, 12)];
 
 #[test]
