@@ -201,23 +201,25 @@ fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(args: &CollideArgs
     let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.pool.threads)?;
     let count = args.count || args.all_pairs;
     let request = CollisionRequest::all();
-    // (collides, the intersecting pairs when counted)
+    // (collides, number of pairs when counted, the pairs when listed)
     let (results, elapsed) = timed_batch(&poses, args.pool.threads, "collide", |pose| {
         if count {
             let r = a.collide(&b, pose, &request);
-            (r.collides(), r.pairs)
+            let (collides, n) = (r.collides(), r.pairs.len());
+            let listed = if args.all_pairs { r.pairs } else { Vec::new() };
+            (collides, Some(n), listed)
         } else {
             // The any-contact descent: stops at the first contact.
-            (a.intersects(&b, pose), Vec::new())
+            (a.intersects(&b, pose), None, Vec::new())
         }
     })?;
     let mut out = JsonLines::stdout();
-    for (i, (collide, pairs)) in results.iter().enumerate() {
+    for (i, (collide, pairs, listed)) in results.iter().enumerate() {
         out.write(&CollideLine {
             pose: i,
             collide: *collide,
-            pairs: count.then_some(pairs.len()),
-            pair_list: args.all_pairs.then_some(&pairs[..]),
+            pairs: *pairs,
+            pair_list: args.all_pairs.then_some(&listed[..]),
         })?;
     }
     out.finish()?;

@@ -191,6 +191,14 @@ fn binary_stl_with_a_solid_header_and_a_wrong_count_is_called_binary() {
         );
         assert!(!text.contains("UTF-8"), "{text}");
     }
+    // A text file with a byte that is not UTF-8 (a Latin-1 name) is still
+    // read as ASCII, and its error names the line.
+    let mut bytes = stl("1").into_bytes();
+    assert_eq!(&bytes[..7], b"solid t");
+    bytes.splice(6..7, *b"caf\xe9");
+    let (location, text) = error::<f64>("latin1.stl", &bytes);
+    assert_eq!(location, Location::Line(1), "{text}");
+    assert!(text.contains("not UTF-8 text"), "{text}");
 }
 
 /// A little-endian binary PLY of one triangle whose third vertex's y is

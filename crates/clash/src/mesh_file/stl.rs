@@ -2,9 +2,9 @@
 //! count `n` and `n` records of 50 bytes, so its size is exactly
 //! `84 + 50 n`; that is how binary is told from ASCII (many binary exporters
 //! start the header with `solid`, the keyword of ASCII files). A file that
-//! starts with `solid` but holds binary data (NUL bytes, or bytes that are
-//! not UTF-8) and has the wrong size is reported as a binary file whose
-//! triangle count does not match its size.
+//! starts with `solid`, fails to read as ASCII and holds NUL bytes (which no
+//! text holds, and binary records nearly always do) is reported as a binary
+//! file whose triangle count does not match its size.
 
 use super::{Coordinates, Location, ParseError, RawMesh};
 use clash_math::Scalar;
@@ -33,18 +33,17 @@ pub(crate) fn parse<T: Scalar>(
         .position(|b| !b.is_ascii_whitespace())
         .is_some_and(|i| bytes[i..].starts_with(b"solid"));
     if starts_solid {
-        let binary_data = bytes.contains(&0) || std::str::from_utf8(bytes).is_err();
-        return match announced {
-            Some(n) if binary_data => Err(ParseError {
+        return parse_ascii(bytes, coordinates).map_err(|ascii_error| match announced {
+            Some(n) if bytes.contains(&0) => ParseError {
                 location: Location::File,
                 message: format!(
                     "a binary STL file (its 80-byte header starts with `solid`, but the rest is \
                      not text) of the wrong size: {}",
                     size_mismatch(n)
                 ),
-            }),
-            _ => parse_ascii(bytes, coordinates),
-        };
+            },
+            _ => ascii_error,
+        });
     }
     let message = if let Some(n) = announced {
         format!(
