@@ -114,3 +114,17 @@ pub enum LoadError {
     #[error("invalid tree in file: {0}")]
     Invalid(String),
 }
+
+/// Why a batch could not run.
+#[derive(Debug, Error)]
+pub enum BatchError {
+    /// The batch's own thread pool could not be started.
+    #[error("cannot start a pool of {threads} threads: {source}")]
+    Threads {
+        /// Workers asked for.
+        threads: usize,
+        /// Rayon's reason.
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
+}
