@@ -119,7 +119,7 @@ pub enum LoadError {
 #[derive(Debug, Error)]
 pub enum BatchError {
     /// The batch's own thread pool could not be started.
-    #[error("cannot start a pool of {threads} threads: {source}")]
+    #[error("cannot start {threads} threads: {source}")]
     Threads {
         /// Workers asked for.
         threads: usize,

@@ -9,6 +9,7 @@
 //! machine still runs, and gives the same answers.
 
 use crate::error::{CliError, CliResult};
+use clash::bvh::BatchOptions;
 
 /// Most threads per available core that `--threads` starts.
 pub const PER_CORE: usize = 4;
@@ -37,9 +38,7 @@ pub fn capped(requested: usize) -> usize {
 
 /// Runs `f` on a rayon pool of `threads` workers (0: one per core).
 pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> CliResult<R> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::new(format!("cannot start {threads} threads: {e}")))?;
-    Ok(pool.install(f))
+    BatchOptions::threads(threads)
+        .run(f)
+        .map_err(|e| CliError::new(e.to_string()))
 }
