@@ -416,6 +416,8 @@ def _run_clash_once(cmd, n_expected, log_dir: Path, tag):
 
 
 def clash_collide(binary, a, b, pose_file, n, log_dir):
+    """--all-pairs: count and list every intersecting pair (collide's default
+    answers only whether the meshes touch)."""
     rows, info = run_clash(binary, ["collide", a, b, "--poses", pose_file, "--all-pairs",
                                     "--threads", "1"], n, log_dir, "collide")
     out = []
@@ -438,7 +440,8 @@ def clash_default_distance_bv(binary):
 
 
 def clash_collide_any(binary, a, b, pose_file, n, log_dir):
-    """--any: stop at the first contact (timing, and any-contact cross-check)."""
+    """--any (collide's default, spelled out): stop at the first contact
+    (timing, and any-contact cross-check)."""
     rows, info = run_clash(binary, ["collide", a, b, "--poses", pose_file, "--any",
                                     "--threads", "1"], n, log_dir, "collide_any")
     return [bool(r["collide"]) for r in rows], info

@@ -25,11 +25,11 @@ pub enum BroadPhaseError {
         what: &'static str,
     },
     /// The handle's slot index was never issued by this broad phase.
-    #[error("unknown handle {0:?}: never issued by this broad phase")]
+    #[error("unknown handle {0}: never issued by this broad phase")]
     UnknownHandle(ProxyHandle),
     /// The handle's object was removed (its slot may have been reused: the
     /// generation counter no longer matches).
-    #[error("stale handle {0:?}: its object was removed")]
+    #[error("stale handle {0}: its object was removed")]
     StaleHandle(ProxyHandle),
     /// More than `u32::MAX - 1` objects or nodes.
     #[error("capacity exceeded: at most u32::MAX - 1 objects")]

@@ -29,6 +29,19 @@ impl ProxyHandle {
     }
 }
 
+/// `#index (generation g)`: the slot and its generation, as errors and logs
+/// name an object.
+///
+/// ```
+/// use clash_broad::ProxyHandle;
+/// assert_eq!(ProxyHandle::new(3, 1).to_string(), "#3 (generation 1)");
+/// ```
+impl core::fmt::Display for ProxyHandle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "#{} (generation {})", self.index, self.generation)
+    }
+}
+
 /// An unordered pair of objects whose boxes overlap, stored with `a < b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ProxyPair {

@@ -88,7 +88,15 @@ pub enum LoadError {
         /// Volume type requested.
         expected: &'static str,
     },
-    /// The file is shorter than its header says.
+    /// The file ends inside the header.
+    #[error("truncated tree file: it ends inside the {expected}-byte header, after {found} bytes")]
+    TruncatedHeader {
+        /// Length of the header.
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// The payload is shorter than the header says.
     #[error("truncated tree file: expected {expected} bytes of payload, found {found}")]
     Truncated {
         /// Bytes the header announces.
@@ -105,4 +113,18 @@ pub enum LoadError {
     /// The decoded tree violates an invariant (bad index, bad structure, bad mesh).
     #[error("invalid tree in file: {0}")]
     Invalid(String),
+}
+
+/// Why a batch could not run.
+#[derive(Debug, Error)]
+pub enum BatchError {
+    /// The batch's own thread pool could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// Workers asked for.
+        threads: usize,
+        /// Rayon's reason.
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
 }

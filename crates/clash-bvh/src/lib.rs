@@ -41,6 +41,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod aliases;
 mod build;
 mod bvh;
 mod error;
@@ -51,12 +52,16 @@ mod query;
 mod traverse;
 mod validate;
 
+pub use aliases::{
+    AabbTree, CapsuleTree, Kdop14Tree, Kdop18Tree, Kdop26Tree, ObbTree, RssTree, SphereTree,
+};
 pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
 pub use bvh::{Bvh, TreeStats};
-pub use error::{BuildError, LoadError, MeshError};
+pub use clash_bv::RelativePose;
+pub use error::{BatchError, BuildError, LoadError, MeshError};
 pub use mesh::TriMesh;
 pub use node::Node;
-pub use query::batch::{TreePair, collide_pairs};
+pub use query::batch::{BatchOptions, PoseInput, TreePair, collide_pairs};
 pub use query::closest_point::{MeshPoint, SignedDistance, SignedDistanceError};
 pub use query::collide::{CollisionRequest, CollisionResult, Containment, TrianglePair};
 pub use query::continuous::{Motion, TimeOfContact};

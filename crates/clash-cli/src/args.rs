@@ -23,7 +23,8 @@ pub enum Command {
     Build(BuildArgs),
     /// Describe a saved tree: mesh size, volume type, depth, nodes, memory, file version.
     Info(InfoArgs),
-    /// Collide mesh B against mesh A at every pose of a poses file (one JSON line per pose).
+    /// Whether mesh B touches mesh A at every pose of a poses file (one JSON
+    /// line per pose); `--count` also counts the intersecting triangle pairs.
     Collide(CollideArgs),
     /// Distance between meshes A and B at every pose of a poses file (one JSON line per pose).
     Distance(DistanceArgs),
@@ -75,6 +76,17 @@ pub enum Split {
     Mean,
 }
 
+/// The worker pool.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct Pool {
+    /// Worker threads (0: one per core). At most 4 per core: a larger
+    /// number is lowered to that, with a note on stderr (the work is
+    /// CPU-bound, so more threads would only time-share the cores; the
+    /// answers never depend on the thread count).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub threads: usize,
+}
+
 /// Options for building a tree from a mesh.
 #[derive(Debug, Clone, Args)]
 pub struct TreeOptions {
@@ -112,9 +124,9 @@ pub struct BuildArgs {
     /// How to build.
     #[command(flatten)]
     pub tree: TreeOptions,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// The worker pool.
+    #[command(flatten)]
+    pub pool: Pool,
 }
 
 /// `clash info`.
@@ -136,15 +148,23 @@ pub struct CollideArgs {
     /// Blank lines and lines starting with `#` are skipped.
     #[arg(long)]
     pub poses: PathBuf,
-    /// Also list the intersecting triangle pairs `[index in A, index in B]`.
+    /// Count every intersecting triangle pair (`"pairs"` in each line).
+    /// Costs much more than the default answer, which stops at the first
+    /// contact: every overlapping part of the two meshes is visited, so a
+    /// pose in deep contact takes tens to hundreds of times longer.
+    #[arg(long)]
+    pub count: bool,
+    /// Count and also list the intersecting triangle pairs
+    /// (`"pair_list": [[index in A, index in B], ...]`); implies `--count`.
     #[arg(long)]
     pub all_pairs: bool,
-    /// Stop at the first contact of each pose (then `pairs` is 0 or 1).
-    #[arg(long, conflicts_with = "all_pairs")]
+    /// Only whether the meshes touch, stopping at the first contact (the
+    /// default, as FCL's default request; the flag is kept for scripts).
+    #[arg(long, conflicts_with_all = ["count", "all_pairs"])]
     pub any: bool,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// The worker pool.
+    #[command(flatten)]
+    pub pool: Pool,
     /// How to build trees for mesh inputs.
     #[command(flatten)]
     pub tree: TreeOptions,
@@ -160,9 +180,9 @@ pub struct DistanceArgs {
     /// Poses of B relative to A, as for `clash collide`.
     #[arg(long)]
     pub poses: PathBuf,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// The worker pool.
+    #[command(flatten)]
+    pub pool: Pool,
     /// How to build trees for mesh inputs.
     #[command(flatten)]
     pub tree: TreeOptions,
@@ -178,9 +198,9 @@ pub struct RaycastArgs {
     /// and lines starting with `#` are skipped.
     #[arg(long)]
     pub rays: PathBuf,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// The worker pool.
+    #[command(flatten)]
+    pub pool: Pool,
     /// How to build a tree for a mesh input.
     #[command(flatten)]
     pub tree: TreeOptions,
@@ -189,16 +209,17 @@ pub struct RaycastArgs {
 /// `clash demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// Directory for the saved trees and the picture (created if missing).
-    #[arg(long, default_value = "clash-demo")]
+    /// Folder for the saved trees and the picture (created if missing).
+    #[arg(long, default_value = "clash-demo", value_name = "FOLDER")]
     pub out: PathBuf,
-    /// Tree level whose boxes are drawn.
+    /// Tree level whose volumes are drawn (0 is the root; at most the
+    /// depth of the trees, which the demo prints).
     #[arg(long, default_value_t = 4)]
     pub level: u32,
-    /// Poses for the collision and distance queries.
-    #[arg(long, default_value_t = 5000)]
-    pub poses: usize,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// Poses for the collision and distance queries (at least 1).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub poses: u32,
+    /// The worker pool.
+    #[command(flatten)]
+    pub pool: Pool,
 }

@@ -3,8 +3,8 @@
 use crate::args::DemoArgs;
 use crate::error::{CliError, CliResult};
 use crate::output::seconds;
-use crate::queries::with_threads;
 use crate::svg::{self, Panel};
+use crate::threads::with_threads;
 use clash::bv::{Aabb, Obb, Rss};
 use clash::bvh::{BuildOptions, Bvh, CollisionRequest, RayQuery, TriMesh};
 use clash::math::{Isometry3, Point3, Ray, UnitQuaternion, Vector3};
@@ -21,7 +21,7 @@ const BUNNY_STL: &[u8] = include_bytes!("../../../data/meshes/bunny_lo.stl");
 
 /// Runs the demo.
 pub fn run(args: &DemoArgs) -> CliResult<()> {
-    with_threads(args.threads, || run_on_pool(args))?
+    with_threads(args.pool.threads, || run_on_pool(args))?
 }
 
 fn run_on_pool(args: &DemoArgs) -> CliResult<()> {
@@ -35,14 +35,26 @@ fn run_on_pool(args: &DemoArgs) -> CliResult<()> {
         mesh.vertices().len(),
         mesh.is_closed()
     );
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| CliError::new(format!("{}: {e}", args.out.display())))?;
 
     // 1. Build one tree per volume type.
     let options = BuildOptions::default();
     let obb: Bvh<f64, Obb<f64>> = timed_build(&mesh, &options, "OBB")?;
     let aabb: Bvh<f64, Aabb<f64>> = timed_build(&mesh, &options, "AABB")?;
     let rss: Bvh<f64, Rss<f64>> = timed_build(&mesh, &options, "RSS")?;
+    // The picture draws a level of the AABB and OBB trees: one they both have.
+    let deepest = aabb.depth().min(obb.depth());
+    if args.level > deepest {
+        return Err(CliError::new(format!(
+            "--level {}: the demo's trees have levels 0 (the root) to {deepest}",
+            args.level
+        )));
+    }
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| CliError::new(format!("{}: {e}", args.out.display())))?;
+    println!(
+        "  output folder: {} (choose another with --out)",
+        args.out.display()
+    );
 
     // 2. Save and reload, as a user does between processes.
     let obb = save_and_reload(obb, &args.out.join("bunny_obb.clash"))?;
@@ -52,7 +64,7 @@ fn run_on_pool(args: &DemoArgs) -> CliResult<()> {
     // 3. Collision at random poses of a second bunny, in parallel.
     let root = obb.root_bv();
     let radius = root.half_extents.norm();
-    let poses = random_poses(args.poses, radius, 7);
+    let poses = random_poses(args.poses as usize, radius, 7);
     let start = Instant::now();
     let any = obb.intersects_poses(&obb, &poses);
     let t_any = start.elapsed();
@@ -88,17 +100,22 @@ fn run_on_pool(args: &DemoArgs) -> CliResult<()> {
         .collect();
     let t_dist = start.elapsed();
     let separated: Vec<f64> = distances.iter().copied().filter(|&d| d > 0.0).collect();
+    // The closest separated pose, if any is separated.
+    let closest = separated
+        .iter()
+        .copied()
+        .reduce(f64::min)
+        .map_or(String::new(), |d| format!(", closest {d:.4}"));
     println!(
-        "  distance (RSS tree):    {} poses in {} ({:.0} poses/s): {} separated, closest {:.4}",
+        "  distance (RSS tree):    {} poses in {} ({:.0} poses/s): {} separated{closest}",
         poses.len(),
         seconds(t_dist),
         poses.len() as f64 / t_dist.as_secs_f64().max(1e-12),
         separated.len(),
-        separated.iter().copied().fold(f64::INFINITY, f64::min)
     );
 
     // 5. Rays from a sphere around the bunny towards its middle.
-    let rays = random_rays(4 * args.poses, root.center, 2.0 * radius, 11);
+    let rays = random_rays(4 * args.poses as usize, root.center, 2.0 * radius, 11);
     let start = Instant::now();
     let hits = obb.cast_rays(&rays, &RayQuery::default());
     let t_rays = start.elapsed();
@@ -121,12 +138,8 @@ fn run_on_pool(args: &DemoArgs) -> CliResult<()> {
     // 6. The picture.
     let path = args.out.join("demo.svg");
     let panels = [
-        Panel::of_level(
-            &aabb,
-            args.level,
-            format!("AABB tree, level {}", args.level),
-        ),
-        Panel::of_level(&obb, args.level, format!("OBB tree, level {}", args.level)),
+        Panel::of_level(&aabb, args.level, "AABB", "axis-aligned bounding boxes"),
+        Panel::of_level(&obb, args.level, "OBB", "oriented bounding boxes"),
     ];
     std::fs::write(&path, svg::render(obb.mesh(), &panels))
         .map_err(|e| CliError::new(format!("{}: {e}", path.display())))?;

@@ -136,9 +136,32 @@ pub fn load_tree<T: Scalar, B: BoundingVolume<T>>(
     })
 }
 
+/// What a line of a poses or rays file holds.
+struct LineFormat {
+    /// Numbers per line.
+    count: usize,
+    /// What the file lists, plural (`poses`).
+    items: &'static str,
+    /// One line's numbers, in words.
+    line: &'static str,
+}
+
+const POSE_LINES: LineFormat = LineFormat {
+    count: 12,
+    items: "poses",
+    line: "a pose: the row-major 3x4 matrix `r00 r01 r02 tx r10 r11 r12 ty r20 r21 r22 tz`",
+};
+
+const RAY_LINES: LineFormat = LineFormat {
+    count: 6,
+    items: "rays",
+    line: "a ray: its origin and direction `ox oy oz dx dy dz`",
+};
+
 /// The numbers of every non-blank, non-comment line of a text file, each
-/// line with exactly `count` finite numbers.
-fn number_lines(path: &Path, count: usize, what: &str) -> CliResult<Vec<(usize, Vec<f64>)>> {
+/// line with exactly `format.count` finite numbers.
+fn number_lines(path: &Path, format: &LineFormat) -> CliResult<Vec<(usize, Vec<f64>)>> {
+    let count = format.count;
     let text = std::fs::read(path).map_err(|e| file_error(path, e))?;
     let text = String::from_utf8(text).map_err(|e| {
         let bytes = e.as_bytes();
@@ -165,14 +188,25 @@ fn number_lines(path: &Path, count: usize, what: &str) -> CliResult<Vec<(usize, 
             let v: f64 = token
                 .parse()
                 .map_err(|_| at(format!("bad number {token:?}")))?;
-            if !v.is_finite() {
-                return Err(at(format!("non-finite number {token:?}")));
+            if v.is_nan() {
+                return Err(at(format!("{token} is not a number (NaN)")));
+            }
+            if v.is_infinite() {
+                return Err(at(if token.to_ascii_lowercase().contains("inf") {
+                    format!("{token} is infinite")
+                } else {
+                    format!(
+                        "{token} is out of f64 range (largest magnitude {:e})",
+                        f64::MAX
+                    )
+                }));
             }
             values.push(v);
         }
         if values.len() != count {
             return Err(at(format!(
-                "expected {count} numbers ({what}), found {}",
+                "expected {count} numbers ({}), found {}",
+                format.line,
                 values.len()
             )));
         }
@@ -180,11 +214,29 @@ fn number_lines(path: &Path, count: usize, what: &str) -> CliResult<Vec<(usize, 
     }
     if out.is_empty() {
         return Err(CliError::new(format!(
-            "{}: no {what} in the file",
-            path.display()
+            "{}: the file lists no {} (expected one per line, {}; blank lines and lines starting with # are skipped)",
+            path.display(),
+            format.items,
+            format.line
         )));
     }
     Ok(out)
+}
+
+/// `v` as a `T`, or the error at `path:line` when `T` cannot hold it (a
+/// double beyond f32's range for f32 trees).
+fn in_range<T: Scalar>(v: f64, path: &Path, line: usize) -> CliResult<T> {
+    let t = T::lit(v);
+    if t.finite() {
+        Ok(t)
+    } else {
+        Err(CliError::new(format!(
+            "{}:{line}: {v:e} is out of {} range (largest magnitude {:e}); the trees are {1}, build them with --precision f64 for this range",
+            path.display(),
+            T::NAME,
+            T::MAX.to_f64()
+        )))
+    }
 }
 
 /// Reads a poses file: one row-major 3x4 matrix `[R | t]` per line. Poses
@@ -193,9 +245,14 @@ fn number_lines(path: &Path, count: usize, what: &str) -> CliResult<Vec<(usize, 
 /// rotation is used instead (`clash::pose`).
 pub fn read_poses<T: Scalar>(path: &Path) -> CliResult<Vec<RelativePose<T>>> {
     let mut adjusted = Vec::new();
-    let poses = number_lines(path, 12, "a row-major 3x4 pose matrix")?
+    let poses = number_lines(path, &POSE_LINES)?
         .into_iter()
         .map(|(n, v)| {
+            // A translation the trees' scalar cannot hold, named as the rays'
+            // coordinates are (before `pose_from_matrix` would refuse it).
+            for k in [3, 7, 11] {
+                in_range::<T>(v[k], path, n)?;
+            }
             // number_lines gave exactly 12 numbers.
             let m: [f64; 12] = std::array::from_fn(|i| v[i]);
             let p = pose_from_matrix::<T>(&m)
@@ -219,20 +276,24 @@ pub fn read_poses<T: Scalar>(path: &Path) -> CliResult<Vec<RelativePose<T>>> {
 
 /// Reads a rays file: `ox oy oz dx dy dz` per line.
 pub fn read_rays<T: Scalar>(path: &Path) -> CliResult<Vec<Ray<T>>> {
-    number_lines(path, 6, "a ray origin and direction")?
+    number_lines(path, &RAY_LINES)?
         .into_iter()
         .map(|(n, v)| {
-            let dir = Vector3::new(T::lit(v[3]), T::lit(v[4]), T::lit(v[5]));
+            let c = |i: usize| in_range::<T>(v[i], path, n);
+            let dir = Vector3::new(c(3)?, c(4)?, c(5)?);
             if dir == Vector3::zeros() {
+                let written = v[3..6].iter().any(|&d| d != 0.0);
                 return Err(CliError::new(format!(
-                    "{}:{n}: the ray direction is zero",
-                    path.display()
+                    "{}:{n}: the ray direction is zero{}",
+                    path.display(),
+                    if written {
+                        format!(" in {} (its components round to 0)", T::NAME)
+                    } else {
+                        String::new()
+                    }
                 )));
             }
-            Ok(Ray::new(
-                Point3::new(T::lit(v[0]), T::lit(v[1]), T::lit(v[2])),
-                dir,
-            ))
+            Ok(Ray::new(Point3::new(c(0)?, c(1)?, c(2)?), dir))
         })
         .collect()
 }

@@ -10,8 +10,10 @@ mod demo;
 mod error;
 mod input;
 mod output;
+mod output_file;
 mod queries;
 mod svg;
+mod threads;
 mod tree_kind;
 
 use clap::Parser;
@@ -29,7 +31,18 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: args::Cli) -> Result<(), error::CliError> {
+fn run(mut cli: args::Cli) -> Result<(), error::CliError> {
+    let pool = match &mut cli.command {
+        args::Command::Build(a) => Some(&mut a.pool),
+        args::Command::Collide(a) => Some(&mut a.pool),
+        args::Command::Distance(a) => Some(&mut a.pool),
+        args::Command::Raycast(a) => Some(&mut a.pool),
+        args::Command::Demo(a) => Some(&mut a.pool),
+        args::Command::Info(_) => None,
+    };
+    if let Some(pool) = pool {
+        pool.threads = threads::capped(pool.threads);
+    }
     match cli.command {
         args::Command::Build(a) => queries::build(&a),
         args::Command::Info(a) => queries::info(&a),

@@ -6,23 +6,16 @@ use crate::args::{
 use crate::error::{CliError, CliResult};
 use crate::input::{self, Loaded};
 use crate::output::{self, JsonLines, xyz};
+use crate::output_file::OutputFile;
+use crate::threads::with_threads;
 use crate::tree_kind::{TreeKind, with_tree_kind};
 use clash::bv::BoundingVolume;
-use clash::bvh::{BvPair, BvQuery, Bvh, CollisionRequest, RayQuery};
+use clash::bvh::{BuildOptions, BvPair, BvQuery, Bvh, CollisionRequest, RayQuery};
 use clash::math::Scalar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// Runs `f` on a rayon pool of `threads` workers (0: one per core).
-pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> CliResult<R> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::new(format!("cannot start {threads} threads: {e}")))?;
-    Ok(pool.install(f))
-}
 
 /// `f` over `items` on a pool of `threads` workers, results in input order,
 /// with a progress bar and the time taken. The bar advances once per chunk:
@@ -74,26 +67,31 @@ pub fn build(args: &BuildArgs) -> CliResult<()> {
             args.mesh.display()
         )));
     }
-    with_tree_kind!(kind, build_as(args))
+    let options = input::build_options(&args.tree)?;
+    // Before the build: a bad output is found in a moment, not after it.
+    let output = OutputFile::prepare(&args.output, &args.mesh)?;
+    with_tree_kind!(kind, build_as(args, &options, &output))
 }
 
-fn build_as<T: Scalar, B: BoundingVolume<T>>(args: &BuildArgs) -> CliResult<()> {
-    let options = input::build_options(&args.tree)?;
+fn build_as<T: Scalar, B: BoundingVolume<T>>(
+    args: &BuildArgs,
+    options: &BuildOptions,
+    output: &OutputFile,
+) -> CliResult<()> {
     let start = Instant::now();
     let mesh =
         clash::mesh_file::load_mesh::<T>(&args.mesh).map_err(|e| CliError::new(e.to_string()))?;
     let read = start.elapsed();
     let bar = output::spinner("building");
     // Timed on the pool: starting its threads is not part of the build.
-    let (tree, built) = with_threads(args.threads, || {
+    let (tree, built) = with_threads(args.pool.threads, || {
         let start = Instant::now();
-        let tree = Bvh::<T, B>::build(mesh, &options);
+        let tree = Bvh::<T, B>::build(mesh, options);
         (tree, start.elapsed())
     })?;
     let tree = tree.map_err(|e| CliError::new(format!("{}: {e}", args.mesh.display())))?;
     bar.finish_and_clear();
-    tree.save(&args.output)
-        .map_err(|e| CliError::new(format!("{}: {e}", args.output.display())))?;
+    output.write(|path| tree.save(path))?;
     let s = tree.stats();
     println!(
         "mesh: {} (read in {})",
@@ -156,7 +154,10 @@ fn info_as<T: Scalar, B: BoundingVolume<T>>(args: &InfoArgs, version: u32) -> Cl
 struct CollideLine<'a> {
     pose: usize,
     collide: bool,
-    pairs: usize,
+    /// With `--count` or `--all-pairs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pairs: Option<usize>,
+    /// With `--all-pairs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pair_list: Option<&'a [[u32; 2]]>,
 }
@@ -197,30 +198,32 @@ fn summary(what: &str, n: usize, elapsed: std::time::Duration, threads: usize) {
 
 fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(args: &CollideArgs) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
-    let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.threads)?;
+    let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.pool.threads)?;
+    let count = args.count || args.all_pairs;
     let request = CollisionRequest::all();
-    // (collides, number of triangle pairs, the pairs)
-    let (results, elapsed) = timed_batch(&poses, args.threads, "collide", |pose| {
-        if args.any {
-            // The any-contact descent: at most one pair, not collected.
-            let hit = a.intersects(&b, pose);
-            (hit, usize::from(hit), Vec::new())
-        } else {
+    // (collides, number of pairs when counted, the pairs when listed)
+    let (results, elapsed) = timed_batch(&poses, args.pool.threads, "collide", |pose| {
+        if count {
             let r = a.collide(&b, pose, &request);
-            (r.collides(), r.pairs.len(), r.pairs)
+            let (collides, n) = (r.collides(), r.pairs.len());
+            let listed = if args.all_pairs { r.pairs } else { Vec::new() };
+            (collides, Some(n), listed)
+        } else {
+            // The any-contact descent: stops at the first contact.
+            (a.intersects(&b, pose), None, Vec::new())
         }
     })?;
     let mut out = JsonLines::stdout();
-    for (i, (collide, count, pairs)) in results.iter().enumerate() {
+    for (i, (collide, pairs, listed)) in results.iter().enumerate() {
         out.write(&CollideLine {
             pose: i,
             collide: *collide,
-            pairs: *count,
-            pair_list: args.all_pairs.then_some(&pairs[..]),
+            pairs: *pairs,
+            pair_list: args.all_pairs.then_some(&listed[..]),
         })?;
     }
     out.finish()?;
-    summary("collide", poses.len(), elapsed, args.threads);
+    summary("collide", poses.len(), elapsed, args.pool.threads);
     Ok(())
 }
 
@@ -252,8 +255,8 @@ fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     tree: &TreeOptions,
 ) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
-    let (a, b) = load_pair::<T, B>(&args.a, &args.b, tree, args.threads)?;
-    let (results, elapsed) = timed_batch(&poses, args.threads, "distance", |pose| {
+    let (a, b) = load_pair::<T, B>(&args.a, &args.b, tree, args.pool.threads)?;
+    let (results, elapsed) = timed_batch(&poses, args.pool.threads, "distance", |pose| {
         a.distance(&b, pose)
     })?;
     let mut out = JsonLines::stdout();
@@ -268,7 +271,7 @@ fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
         })?;
     }
     out.finish()?;
-    summary("distance", poses.len(), elapsed, args.threads);
+    summary("distance", poses.len(), elapsed, args.pool.threads);
     Ok(())
 }
 
@@ -294,13 +297,13 @@ pub fn raycast(args: &RaycastArgs) -> CliResult<()> {
 
 fn raycast_as<T: Scalar, B: BvQuery<T>>(args: &RaycastArgs) -> CliResult<()> {
     let rays = input::read_rays::<T>(&args.rays)?;
-    let loaded = with_threads(args.threads, || {
+    let loaded = with_threads(args.pool.threads, || {
         input::load_tree::<T, B>(&args.mesh, &args.tree)
     })??;
     describe(&args.mesh, &loaded);
     let tree = loaded.tree;
     let query = RayQuery::default();
-    let (hits, elapsed) = timed_batch(&rays, args.threads, "raycast", |ray| {
+    let (hits, elapsed) = timed_batch(&rays, args.pool.threads, "raycast", |ray| {
         tree.cast_ray(ray, &query)
     })?;
     let mut out = JsonLines::stdout();
@@ -321,6 +324,6 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(args: &RaycastArgs) -> CliResult<()> {
         })?;
     }
     out.finish()?;
-    summary("raycast", rays.len(), elapsed, args.threads);
+    summary("raycast", rays.len(), elapsed, args.pool.threads);
     Ok(())
 }

@@ -80,6 +80,11 @@ pub use glam;
 #[cfg(feature = "mint")]
 pub use mint;
 
+/// The rayon crate the batches run on, for programs that start their own
+/// pools or parallel iterators around them (see
+/// [`BatchOptions`](clash_bvh::BatchOptions) for a batch's thread count).
+pub use rayon;
+
 /// The names most programs need, for `use clash::prelude::*`.
 pub mod prelude {
     pub use crate::mesh_file::{MeshFileError, MeshFormat, load_mesh, read_mesh};
@@ -87,8 +92,10 @@ pub mod prelude {
     pub use crate::{CollisionWorld, ObjectHandle, PairContacts, mesh_from_points};
     pub use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
     pub use clash_bvh::{
-        BuildOptions, Bvh, CollisionRequest, CollisionResult, DistanceRequest, MeshDistance,
-        MeshRayHit, RayQuery, SplitRule, TriMesh, TrianglePair,
+        AabbTree, BatchError, BatchOptions, BuildError, BuildOptions, Bvh, CapsuleTree,
+        CollisionRequest, CollisionResult, DistanceRequest, Kdop14Tree, Kdop18Tree, Kdop26Tree,
+        LoadError, MeshDistance, MeshError, MeshRayHit, ObbTree, PoseInput, RayQuery, RelativePose,
+        RssTree, SphereTree, SplitRule, TriMesh, TrianglePair,
     };
     pub use clash_math::{
         Isometry3, Matrix3, Point3, Ray, Rotation3, Scalar, Segment, Translation3, Triangle,

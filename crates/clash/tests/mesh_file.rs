@@ -378,8 +378,9 @@ fn malformed_ply_files_are_refused() {
             .num_triangles(),
         1
     );
-    let (_, msg) = error_of("ply", good.replace("3 0 1 2", "3 0 1 7").as_bytes());
+    let (e, msg) = error_of("ply", good.replace("3 0 1 2", "3 0 1 7").as_bytes());
     assert!(msg.contains("refers to vertex 7"), "{msg}");
+    assert_eq!(line_of(&e), Some(15), "{msg}");
     let (_, msg) = error_of(
         "ply",
         good.replace("property float y\n", "property flot y\n")
@@ -416,20 +417,21 @@ fn malformed_ply_files_are_refused() {
 }
 
 #[test]
-fn non_finite_and_empty_meshes_are_invalid() {
-    let (e, msg) = error_of("obj", b"v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
-    assert!(matches!(e, MeshFileError::InvalidMesh { .. }), "{msg}");
-    assert!(msg.contains("non-finite"), "{msg}");
+fn empty_meshes_are_invalid_and_bad_coordinates_name_their_line() {
     let (e, msg) = error_of("obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\n");
     assert!(matches!(e, MeshFileError::InvalidMesh { .. }), "{msg}");
-    // Single precision: a double beyond f32's range becomes infinite and is refused.
+    // NaN and out-of-range coordinates are parse errors with their line
+    // (every case in `mesh_file_messages.rs`).
+    let (e, msg) = error_of("obj", b"v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    assert_eq!(line_of(&e), Some(1), "{msg}");
+    assert!(msg.contains("not a number"), "{msg}");
+    // Single precision: a double beyond f32's range is refused, with its line.
     let path = std::env::temp_dir().join(format!("clash_big_{}.obj", std::process::id()));
-    std::fs::write(&path, "v 1e300 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    std::fs::write(&path, "v 0 0 0\nv 1e300 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     assert!(load_mesh::<f64>(&path).is_ok());
-    assert!(matches!(
-        load_mesh::<f32>(&path),
-        Err(MeshFileError::InvalidMesh { .. })
-    ));
+    let e = load_mesh::<f32>(&path).unwrap_err();
+    assert_eq!(line_of(&e), Some(2), "{e}");
+    assert!(e.to_string().contains("out of f32 range"), "{e}");
 }
 
 #[test]

@@ -72,6 +72,31 @@ fn name_field<const N: usize>(name: &str) -> [u8; N] {
     out
 }
 
+/// A bincode decoding error in words (bincode displays its debug form).
+fn decode_error(e: bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as E;
+    match e {
+        E::UnexpectedEnd { .. } => "the payload ends early".into(),
+        E::LimitExceeded => "a length exceeds the decoding limit".into(),
+        E::InvalidIntegerType { expected, found } => {
+            format!("an integer of type {found:?} where {expected:?} was expected")
+        }
+        E::UnexpectedVariant {
+            type_name, found, ..
+        } => format!("{type_name} has no variant {found}"),
+        E::Utf8 { inner } => format!("a string is not UTF-8 ({inner})"),
+        E::InvalidBooleanValue(v) => format!("{v} is not a boolean"),
+        E::ArrayLengthMismatch { required, found } => {
+            format!("an array of {found} values where {required} were expected")
+        }
+        E::OutsideUsizeRange(v) => format!("the length {v} is out of range"),
+        E::Io { inner, .. } => inner.to_string(),
+        E::Other(m) => m.into(),
+        E::OtherString(m) => m,
+        other => format!("{other:?}"),
+    }
+}
+
 fn field_name(bytes: &[u8]) -> String {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
     String::from_utf8_lossy(&bytes[..end]).into_owned()
@@ -102,12 +127,12 @@ impl TreeHeader {
     /// is not looked at.
     ///
     /// # Errors
-    /// [`LoadError::BadMagic`], [`LoadError::Truncated`] or
+    /// [`LoadError::BadMagic`], [`LoadError::TruncatedHeader`] or
     /// [`LoadError::UnsupportedVersion`].
     pub fn read(bytes: &[u8]) -> Result<Self, LoadError> {
         if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
             return Err(if MAGIC.starts_with(bytes) {
-                LoadError::Truncated {
+                LoadError::TruncatedHeader {
                     expected: HEADER_LEN as u64,
                     found: bytes.len() as u64,
                 }
@@ -115,7 +140,7 @@ impl TreeHeader {
                 LoadError::BadMagic
             });
         }
-        let header = bytes.get(..HEADER_LEN).ok_or(LoadError::Truncated {
+        let header = bytes.get(..HEADER_LEN).ok_or(LoadError::TruncatedHeader {
             expected: HEADER_LEN as u64,
             found: bytes.len() as u64,
         })?;
@@ -343,7 +368,18 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         } else {
             payload::read::<T, B, _>(src)
         };
-        let decoded = decoded.map_err(|e| src.fail(e))?;
+        // A payload that fails to decode while its checksum holds is intact:
+        // it was written in another format than its header's version.
+        let in_format = |m: String| {
+            format!(
+                "the payload does not decode as the version {version} format its header names: {m}"
+            )
+        };
+        let decoded = decoded.map_err(|e| match src.fail(e) {
+            LoadError::Decode(m) => LoadError::Decode(in_format(m)),
+            LoadError::Invalid(m) => LoadError::Invalid(in_format(m)),
+            other => other,
+        })?;
         src.finish()?;
         let invalid = |e: String| LoadError::Invalid(e);
         let Decoded {

@@ -139,7 +139,7 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
 /// A small bincode value (the options, a byte string's length).
 fn decode_small<D: serde::de::DeserializeOwned, S: Source>(src: &mut S) -> Result<D, LoadError> {
     bincode::serde::decode_from_std_read(src, config())
-        .map_err(|e| LoadError::Decode(e.to_string()))
+        .map_err(|e| LoadError::Decode(super::decode_error(e)))
 }
 
 /// The number of `size`-byte records in the next byte string, whose length

@@ -3,7 +3,7 @@
 //! no longer written.
 
 use super::source::Source;
-use super::{Decoded, Nodes, config};
+use super::{Decoded, Nodes, config, decode_error};
 use crate::validate::PreviousUses;
 use crate::{BuildOptions, LoadError, Node, TriMesh};
 use clash_bv::BoundingVolume;
@@ -25,7 +25,7 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
     src: &mut S,
 ) -> Result<Decoded<T, B>, LoadError> {
     let p: Payload<T, B> = bincode::serde::decode_from_std_read(src, config())
-        .map_err(|e| LoadError::Decode(e.to_string()))?;
+        .map_err(|e| LoadError::Decode(decode_error(e)))?;
     let invalid = |e: String| LoadError::Invalid(e);
     let mesh = TriMesh::new(p.vertices, p.indices).map_err(|e| invalid(e.to_string()))?;
     p.options.validate().map_err(|e| invalid(e.to_string()))?;

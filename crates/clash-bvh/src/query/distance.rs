@@ -17,9 +17,9 @@
 
 use crate::traverse::heap::FixedHeap;
 use crate::traverse::stack::FixedStack;
-use crate::{BvPair, Bvh, MAX_DEPTH};
+use crate::{BvPair, Bvh, MAX_DEPTH, PoseInput};
 use clash_bv::{BoundingVolume, RelativePose};
-use clash_math::{Isometry3, Point3, Scalar};
+use clash_math::{Point3, Scalar};
 use clash_narrow::closest::{triangle_triangle, triangle_triangle_lower_bound};
 use core::cmp::Ordering;
 use core::ops::ControlFlow;
@@ -116,9 +116,9 @@ impl<T: Scalar> Ord for Pending<T> {
 }
 
 /// The state of one distance search.
-struct Search<'t, T: Scalar, B: BoundingVolume<T>> {
+struct Search<'t, T: Scalar, B: BoundingVolume<T>, B2: BoundingVolume<T>> {
     a: &'t Bvh<T, B>,
-    b: &'t Bvh<T, B>,
+    b: &'t Bvh<T, B2>,
     pose: &'t RelativePose<T>,
     /// The pose's rotation transposed: directions in `a`'s frame to `b`'s.
     to_b: clash_math::Matrix3<T>,
@@ -128,7 +128,7 @@ struct Search<'t, T: Scalar, B: BoundingVolume<T>> {
     leaf_pairs: u32,
 }
 
-impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
+impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolume<T>> Search<'_, T, B, B2> {
     /// `true` when a pair whose squared distance is at least `lb` cannot
     /// become the answer: at or beyond the best found, or beyond the upper
     /// bound when nothing has been found yet (a pair exactly at the upper
@@ -180,11 +180,12 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
     /// The volume type's own bound (for boxes the separating-axis distance),
     /// for types that mark it worth its cost
     /// ([`BoundingVolume::REFINE_DISTANCE_BOUND`]; RSS does not: its exact
-    /// rectangle distance prunes few more pairs than the cheap bound).
+    /// rectangle distance prunes few more pairs than the cheap bound; mixed
+    /// pairs have none, [`BvPair::REFINE_DISTANCE_PAIR`]).
     #[inline]
     fn refined(&self, a: u32, b: u32) -> T {
         let (na, nb) = (&self.a.nodes[a as usize].bv, &self.b.nodes[b as usize].bv);
-        match na.distance_lower_bound(&nb.transformed(&self.pose.iso)) {
+        match na.distance_lower_bound_pair(nb, self.pose) {
             Some(d) => d * d,
             None => T::ZERO,
         }
@@ -197,7 +198,7 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
         if self.pruned(lb) {
             return true;
         }
-        B::REFINE_DISTANCE_BOUND
+        <B as BvPair<T, B2>>::REFINE_DISTANCE_PAIR
             && !(self.a.nodes[a as usize].is_leaf() && self.b.nodes[b as usize].is_leaf())
             && self.pruned(self.refined(a, b))
     }
@@ -339,10 +340,12 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Search<'_, T, B> {
     }
 }
 
-impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
+impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The minimum distance between `self` and `other` placed by
     /// `other_to_self`, with the closest points and their triangles. Ties
     /// between equally close pairs go to the first found (deterministic).
+    /// The two trees may have different volume types, as in
+    /// [`Bvh::collide`]; the answer is the same for every pair of types.
     ///
     /// ```
     /// use clash_bvh::{Bvh, BuildOptions, TriMesh};
@@ -357,11 +360,14 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
     /// assert!((d.distance - 2.0).abs() < 1e-12);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn distance(
+    pub fn distance<B2: BoundingVolume<T>>(
         &self,
-        other: &Bvh<T, B>,
+        other: &Bvh<T, B2>,
         other_to_self: impl Into<RelativePose<T>>,
-    ) -> MeshDistance<T> {
+    ) -> MeshDistance<T>
+    where
+        B: BvPair<T, B2>,
+    {
         let pose = other_to_self.into();
         match self.distance_with(other, pose, &DistanceRequest::default()) {
             Some(d) => d,
@@ -392,12 +398,15 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
     /// contact. Touching triangles measure within rounding of 0, far below
     /// that margin. With `stop_below > 0` the search may stop at any pair
     /// closer than `stop_below`, touching meshes included.
-    pub fn distance_with(
+    pub fn distance_with<B2: BoundingVolume<T>>(
         &self,
-        other: &Bvh<T, B>,
+        other: &Bvh<T, B2>,
         other_to_self: impl Into<RelativePose<T>>,
         request: &DistanceRequest<T>,
-    ) -> Option<MeshDistance<T>> {
+    ) -> Option<MeshDistance<T>>
+    where
+        B: BvPair<T, B2>,
+    {
         let pose: RelativePose<T> = other_to_self.into();
         let best_d2 = if request.upper_bound.finite() {
             request.upper_bound * request.upper_bound
@@ -445,23 +454,29 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>> Bvh<T, B> {
     /// `√ε` times the largest coordinate magnitude of the two meshes placed
     /// by `pose` (from the root volumes' boxes): a computed distance at most
     /// this may come from touching triangles.
-    fn touch_margin(&self, other: &Bvh<T, B>, pose: &RelativePose<T>) -> T {
-        let magnitude = |b: &B| {
-            let bx = b.aabb();
-            bx.min.coords.amax().max_of(bx.max.coords.amax())
-        };
-        let scale = magnitude(&self.nodes[0].bv)
-            + magnitude(&other.nodes[0].bv) * T::TWO
+    fn touch_margin<B2: BoundingVolume<T>>(&self, other: &Bvh<T, B2>, pose: &RelativePose<T>) -> T {
+        let magnitude = |bx: clash_bv::Aabb<T>| bx.min.coords.amax().max_of(bx.max.coords.amax());
+        let scale = magnitude(self.nodes[0].bv.aabb())
+            + magnitude(other.nodes[0].bv.aabb()) * T::TWO
             + pose.translation.amax();
         scale * T::EPSILON.sqrt()
     }
 
-    /// [`Self::distance`] for many poses in parallel; `result[i]` answers `poses[i]`.
-    pub fn distance_poses(
+    /// [`Self::distance`] for many poses in parallel on the current rayon
+    /// pool (see [`BatchOptions`](crate::BatchOptions)); `result[i]`
+    /// answers `poses[i]`, given as [`Isometry3`](clash_math::Isometry3)s or
+    /// [`RelativePose`]s.
+    pub fn distance_poses<B2: BoundingVolume<T>, P: PoseInput<T>>(
         &self,
-        other: &Bvh<T, B>,
-        poses: &[Isometry3<T>],
-    ) -> Vec<MeshDistance<T>> {
-        poses.par_iter().map(|p| self.distance(other, p)).collect()
+        other: &Bvh<T, B2>,
+        poses: &[P],
+    ) -> Vec<MeshDistance<T>>
+    where
+        B: BvPair<T, B2>,
+    {
+        poses
+            .par_iter()
+            .map(|p| self.distance(other, p.relative_pose()))
+            .collect()
     }
 }

@@ -36,6 +36,21 @@ pub trait BvPair<T: Scalar, Other>: BoundingVolume<T> {
     fn overlaps_pair_2x2(a: [&Self; 2], b: [&Other; 2], pose: &RelativePose<T>) -> [[bool; 2]; 2] {
         a.map(|ai| Self::overlaps_pair_x2([ai, ai], b, pose))
     }
+
+    /// Whether mesh distance refines its cheap bound on a node pair with
+    /// [`distance_lower_bound_pair`](Self::distance_lower_bound_pair): the
+    /// volume type's [`BoundingVolume::REFINE_DISTANCE_BOUND`] for pairs of
+    /// one type, `false` for mixed pairs, which have no bound of their own.
+    const REFINE_DISTANCE_PAIR: bool = false;
+
+    /// A lower bound on the distance between `self` and `other` placed by
+    /// `pose`, or `None` for none better than 0: the volume type's
+    /// [`BoundingVolume::distance_lower_bound`] for pairs of one type.
+    #[inline]
+    fn distance_lower_bound_pair(&self, other: &Other, pose: &RelativePose<T>) -> Option<T> {
+        let _ = (other, pose);
+        None
+    }
 }
 
 impl<T: Scalar> BvPair<T, Obb<T>> for Obb<T> {
@@ -51,6 +66,11 @@ impl<T: Scalar> BvPair<T, Obb<T>> for Obb<T> {
     fn overlaps_pair_2x2(a: [&Self; 2], b: [&Obb<T>; 2], pose: &RelativePose<T>) -> [[bool; 2]; 2] {
         Obb::overlaps_relative_2x2(a, b, pose)
     }
+    const REFINE_DISTANCE_PAIR: bool = <Self as BoundingVolume<T>>::REFINE_DISTANCE_BOUND;
+    #[inline]
+    fn distance_lower_bound_pair(&self, other: &Obb<T>, pose: &RelativePose<T>) -> Option<T> {
+        self.distance_lower_bound(&other.transformed(&pose.iso))
+    }
 }
 
 macro_rules! same {
@@ -59,6 +79,12 @@ macro_rules! same {
             #[inline]
             fn overlaps_pair(&self, other: &$t, pose: &RelativePose<T>) -> bool {
                 self.overlaps_relative(other, pose)
+            }
+            const REFINE_DISTANCE_PAIR: bool =
+                <Self as BoundingVolume<T>>::REFINE_DISTANCE_BOUND;
+            #[inline]
+            fn distance_lower_bound_pair(&self, other: &$t, pose: &RelativePose<T>) -> Option<T> {
+                self.distance_lower_bound(&other.transformed(&pose.iso))
             }
         }
     )*};

@@ -3,11 +3,12 @@
 //! from 1e-2 down to 1e-10 of the mesh size, bisected), nested meshes (one
 //! inside the other: every volume pair overlaps, yet the distance is
 //! positive), and soups of degenerate triangles; f32 and f64, RSS and OBB
-//! trees. Touching is distance 0 exactly when the meshes intersect.
+//! trees, and trees of two different volume types. Touching is distance 0
+//! exactly when the meshes intersect.
 
 use crate::common;
 
-use clash_bv::{BoundingVolume, Obb, RelativePose, Rss};
+use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Obb, RelativePose, Rss, Sphere};
 use clash_bvh::{BuildOptions, BvPair, Bvh, DistanceRequest, TriMesh};
 use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use clash_narrow::closest::{point_triangle, triangle_triangle};
@@ -37,9 +38,9 @@ fn brute<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, pose: &Isometry3<T>) -> (T, 
 /// Checks one pose against brute force: the distance, the points on the
 /// named triangles, agreement with `intersects`, and `distance_with`'s
 /// upper bound just above and below the answer.
-fn check_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+fn check_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolume<T>>(
     ta: &Bvh<T, B>,
-    tb: &Bvh<T, B>,
+    tb: &Bvh<T, B2>,
     pose: &Isometry3<T>,
     tol: f64,
     what: &str,
@@ -49,8 +50,9 @@ fn check_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     let d = ta.distance(tb, pose);
     assert!(
         (d.distance.to_f64() - exact).abs() <= tol * (1.0 + exact),
-        "{what} {}: {} vs brute force {exact}",
+        "{what} {}/{}: {} vs brute force {exact}",
         std::any::type_name::<B>(),
+        std::any::type_name::<B2>(),
         d.distance
     );
     let placed = RelativePose::new(pose);
@@ -249,4 +251,54 @@ fn degenerate_triangles_distance_equals_brute_force() {
         );
         check_pose(&td, &ts, &pose, 1e-12, &format!("degenerate/sphere {k}"));
     }
+}
+
+/// Trees of two different volume types measure the same distance as brute
+/// force (and so as trees of one type): near-touching bunnies and a sphere
+/// nested in another, each pair of types both ways round.
+#[test]
+fn mixed_volume_distance_equals_brute_force() {
+    fn pair<B: BoundingVolume<f64> + BvPair<f64, B2>, B2: BoundingVolume<f64> + BvPair<f64, B>>(
+        a: &TriMesh<f64>,
+        b: &TriMesh<f64>,
+        poses: &[Isometry3<f64>],
+        what: &str,
+    ) {
+        let ta = Bvh::<f64, B>::build(a.clone(), &BuildOptions::default()).unwrap();
+        let tb = Bvh::<f64, B2>::build(b.clone(), &BuildOptions::sah()).unwrap();
+        for (k, pose) in poses.iter().enumerate() {
+            check_pose(&ta, &tb, pose, 1e-12, &format!("{what} {k}"));
+            check_pose(
+                &tb,
+                &ta,
+                &pose.inverse(),
+                1e-12,
+                &format!("{what} {k}, swapped"),
+            );
+        }
+    }
+    let bunny: TriMesh<f64> = read_stl("bunny_lo.stl");
+    let rss = Bvh::<f64, Rss<f64>>::build(bunny.clone(), &BuildOptions::default()).unwrap();
+    let mut rng = seeded(30);
+    let near: Vec<_> = [1e-2, 1e-7]
+        .iter()
+        .map(|&gap| near_pose(&rss, &mut rng, gap))
+        .collect();
+    pair::<Obb<f64>, Aabb<f64>>(&bunny, &bunny, &near, "bunny obb/aabb");
+    pair::<Rss<f64>, Sphere<f64>>(&bunny, &bunny, &near, "bunny rss/sphere");
+    pair::<Kdop14<f64>, Capsule<f64>>(&bunny, &bunny, &near, "bunny kdop14/capsule");
+    let outer: TriMesh<f64> = uv_sphere(1.0, 16, 24);
+    let inner: TriMesh<f64> = uv_sphere(0.4, 10, 14);
+    let nested: Vec<_> = (0..3)
+        .map(|_| {
+            let r = random_pose::<f64>(&mut rng, 1.0, 3.2).rotation;
+            let shift = Vector3::new(
+                rng.random_range(-0.2..0.2),
+                rng.random_range(-0.2..0.2),
+                rng.random_range(-0.2..0.2),
+            );
+            Isometry3::from_parts(shift.into(), r)
+        })
+        .collect();
+    pair::<Sphere<f64>, Obb<f64>>(&outer, &inner, &nested, "nested sphere/obb");
 }

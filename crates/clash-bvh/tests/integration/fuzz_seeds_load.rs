@@ -7,7 +7,7 @@ mod bvh_load;
 use crate::common;
 
 use clash_bv::{Aabb, Obb};
-use clash_bvh::{BuildOptions, Bvh, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh};
 use std::path::PathBuf;
 
 fn seed_dir() -> PathBuf {
@@ -89,6 +89,32 @@ fn version_1_files_still_load() {
     let again = Bvh::<f64, Obb<f64>>::from_bytes(&tet).unwrap().to_bytes();
     assert_eq!(clash_bvh::io::TreeHeader::read(&again).unwrap().version, 2);
     assert_eq!(again, tet_tree().to_bytes());
+}
+
+/// A header whose version was changed names the format the payload fails
+/// to decode in, in words (bincode's own errors display as debug strings).
+#[test]
+fn a_payload_of_another_version_than_its_header_is_named() {
+    let v1 = std::fs::read(seed_dir().join("v1_tet_f64_obb")).unwrap();
+    let v2 = tet_tree().to_bytes();
+    for (bytes, claimed) in [(v2, 1u32), (v1, 2)] {
+        let mut edited = bytes.clone();
+        edited[8..12].copy_from_slice(&claimed.to_le_bytes());
+        let e = Bvh::<f64, Obb<f64>>::from_bytes(&edited).unwrap_err();
+        let text = e.to_string();
+        let (LoadError::Decode(m) | LoadError::Invalid(m)) = &e else {
+            panic!("{text}");
+        };
+        assert!(
+            m.starts_with(&format!(
+                "the payload does not decode as the version {claimed} format its header names: "
+            )),
+            "{text}"
+        );
+        for debug in ["OtherString", "UnexpectedEnd", "{", "\\\""] {
+            assert!(!text.contains(debug), "{text}");
+        }
+    }
 }
 
 fn seeds() -> Vec<(String, Vec<u8>)> {

@@ -106,7 +106,10 @@ fn foreign_and_mismatched_files_are_typed_errors() {
     ));
     assert!(matches!(
         Bvh::<f32, Aabb<f32>>::from_bytes(&[]),
-        Err(LoadError::Truncated { .. })
+        Err(LoadError::TruncatedHeader {
+            expected: 48,
+            found: 0
+        })
     ));
     for version in [0, clash_bvh::io::FORMAT_VERSION + 1, u32::MAX] {
         let mut other = bytes.clone();
@@ -209,10 +212,22 @@ fn corrupt_files_never_panic_and_report_the_checksum_first() {
         load(&bytes[..bytes.len() - 1]),
         Err(LoadError::Truncated { .. })
     ));
-    assert!(matches!(
-        load(&bytes[..30]),
-        Err(LoadError::Truncated { .. })
-    ));
+    // Cut inside the header: the message says so.
+    let cut = load(&bytes[..30]).unwrap_err();
+    assert!(
+        matches!(
+            cut,
+            LoadError::TruncatedHeader {
+                expected: 48,
+                found: 30
+            }
+        ),
+        "{cut}"
+    );
+    assert_eq!(
+        cut.to_string(),
+        "truncated tree file: it ends inside the 48-byte header, after 30 bytes"
+    );
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(matches!(load(&longer), Err(LoadError::Decode(_))));

@@ -70,7 +70,8 @@ impl fmt::Display for MeshFormat {
 pub enum Location {
     /// A line of a text file (1-based).
     Line(usize),
-    /// A byte offset in a binary file.
+    /// A byte offset in a binary file (of the value at fault, or where the
+    /// data ends early).
     Byte(u64),
     /// No finer location is known.
     File,
@@ -117,7 +118,8 @@ pub enum MeshFileError {
         message: String,
     },
     /// The file parsed, but does not describe a valid mesh (no triangles,
-    /// NaN or infinite coordinates, too many vertices).
+    /// too many vertices). NaN, infinite and out-of-range coordinates are
+    /// [`MeshFileError::Parse`] errors, with their line or byte.
     #[error("{}: invalid mesh: {source}", path.display())]
     InvalidMesh {
         /// The file.
@@ -154,6 +156,51 @@ pub(crate) fn utf8_text(bytes: &[u8]) -> Result<&str, ParseError> {
             + 1;
         ParseError::line(line, "not UTF-8 text")
     })
+}
+
+/// The coordinates the scalar type `T` of the mesh being read can hold.
+/// Each coordinate is checked as it is read, so that NaN, infinities and
+/// values beyond the type's range are reported where they are in the file
+/// (the line, or the byte of a binary file), not later as a vertex number.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Coordinates<T>(std::marker::PhantomData<T>);
+
+impl<T: Scalar> Coordinates<T> {
+    /// `true` when `v` rounds to a finite `T`.
+    #[inline]
+    pub(crate) fn fits(self, v: f64) -> bool {
+        T::lit(v).finite()
+    }
+
+    /// `v`, read from the text `token`, when `T` holds it; otherwise what
+    /// is wrong with it.
+    #[inline]
+    pub(crate) fn check(self, v: f64, token: &str) -> Result<f64, String> {
+        if self.fits(v) {
+            Ok(v)
+        } else {
+            Err(Self::problem(v, token))
+        }
+    }
+
+    /// Why `v` (read from `token`, or a binary value printed) is not a
+    /// coordinate of type `T`.
+    #[cold]
+    pub(crate) fn problem(v: f64, token: &str) -> String {
+        if v.is_nan() {
+            format!("coordinate {token} is not a number (NaN)")
+        } else if v.is_infinite() && token.to_ascii_lowercase().contains("inf") {
+            format!("coordinate {token} is infinite")
+        } else {
+            // A finite number too large for `T` (for f64, a text whose value
+            // rounds to infinity when parsed).
+            format!(
+                "coordinate {token} is out of {} range (largest magnitude {:e})",
+                T::NAME,
+                T::MAX.to_f64()
+            )
+        }
+    }
 }
 
 /// Vertices and triangles as read, before conversion to a [`TriMesh`].
@@ -221,10 +268,11 @@ fn read_mesh_named<T: Scalar>(
     format: MeshFormat,
     path: &Path,
 ) -> Result<TriMesh<T>, MeshFileError> {
+    let coordinates = Coordinates::<T>::default();
     let raw = match format {
-        MeshFormat::Obj => obj::parse(bytes),
-        MeshFormat::Stl => stl::parse(bytes),
-        MeshFormat::Ply => ply::parse(bytes),
+        MeshFormat::Obj => obj::parse(bytes, coordinates),
+        MeshFormat::Stl => stl::parse(bytes, coordinates),
+        MeshFormat::Ply => ply::parse(bytes, coordinates),
     }
     .map_err(|e| MeshFileError::Parse {
         path: path.to_path_buf(),

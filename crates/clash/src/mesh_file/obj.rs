@@ -3,9 +3,13 @@
 //! the last vertex read. Every other statement (normals, texture
 //! coordinates, groups, materials, lines, points) is skipped.
 
-use super::{ParseError, RawMesh};
+use super::{Coordinates, ParseError, RawMesh};
+use clash_math::Scalar;
 
-pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
+pub(crate) fn parse<T: Scalar>(
+    bytes: &[u8],
+    coordinates: Coordinates<T>,
+) -> Result<RawMesh, ParseError> {
     let text = super::utf8_text(bytes)?;
     let mut mesh = RawMesh::default();
     // Face corners are checked against the vertex count at the end (a file
@@ -23,9 +27,12 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
                     let t = tokens.next().ok_or_else(|| {
                         ParseError::line(n, format!("vertex has {i} coordinates, expected 3"))
                     })?;
-                    *c = t
+                    let v = t
                         .parse()
                         .map_err(|_| ParseError::line(n, format!("bad number {t:?}")))?;
+                    *c = coordinates
+                        .check(v, t)
+                        .map_err(|m| ParseError::line(n, m))?;
                 }
                 mesh.vertices.push(xyz);
             }

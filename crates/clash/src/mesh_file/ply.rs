@@ -7,7 +7,7 @@
 //! `mesh_file` fuzz target): every error here is a [`ParseError`] with the
 //! line (header and ASCII data) or the byte offset (binary data).
 
-use super::{Location, ParseError, RawMesh};
+use super::{Coordinates, Location, ParseError, RawMesh};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Encoding {
@@ -200,7 +200,10 @@ fn parse_header(bytes: &[u8]) -> Result<Header, ParseError> {
     })
 }
 
-pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
+pub(crate) fn parse<T: clash_math::Scalar>(
+    bytes: &[u8],
+    coordinates: Coordinates<T>,
+) -> Result<RawMesh, ParseError> {
     let header = parse_header(bytes)?;
     let file_error = |message: String| ParseError {
         location: Location::File,
@@ -229,10 +232,15 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
         offset: header.data_start,
         line: header.data_line,
         encoding: header.encoding,
+        token: (0, 0),
     };
     let mut mesh = RawMesh::default();
     let mut corners: Vec<u32> = Vec::new();
     let mut values: Vec<f64> = Vec::new();
+    // Faces are checked against the vertex count at the end (the `face`
+    // element may come first), so remember where the largest index is:
+    // (index, face, location of the face).
+    let mut max_ref: Option<(u32, u64, Location)> = None;
     for e in &header.elements {
         // Every instance takes at least one byte (binary) or one line (ASCII):
         // a count beyond the data left is an error before any allocation.
@@ -247,12 +255,20 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
         let roles: Vec<Role> = e.properties.iter().map(|p| role(&e.name, p)).collect();
         for k in 0..e.count {
             reader.start_instance()?;
+            let at = reader.location();
             let mut xyz = [0.0f64; 3];
             for (p, r) in e.properties.iter().zip(&roles) {
                 match p {
                     Property::Scalar(t, _) => {
+                        let start = reader.location();
                         let v = reader.value(*t)?;
                         if let Role::Coordinate(c) = r {
+                            if !coordinates.fits(v) {
+                                return Err(ParseError {
+                                    location: start,
+                                    message: Coordinates::<T>::problem(v, &reader.last_token(v)),
+                                });
+                            }
                             xyz[*c] = v;
                         }
                     }
@@ -273,7 +289,11 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
                                         "face {k} has the vertex index {v}, not an index"
                                     )));
                                 }
-                                corners.push(v as u32);
+                                let i = v as u32;
+                                if max_ref.is_none_or(|(m, _, _)| i > m) {
+                                    max_ref = Some((i, k, at));
+                                }
+                                corners.push(i);
                             }
                         }
                     }
@@ -284,10 +304,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
                 mesh.vertices.push(xyz);
             } else if e.name == "face" {
                 if corners.len() < 3 {
-                    return Err(file_error(format!(
-                        "face {k} has {} corners, expected at least 3",
-                        corners.len()
-                    )));
+                    return Err(ParseError {
+                        location: at,
+                        message: format!(
+                            "face {k} has {} corners, expected at least 3",
+                            corners.len()
+                        ),
+                    });
                 }
                 mesh.push_polygon(&corners);
                 // Validated once the vertex count is known (below).
@@ -295,15 +318,13 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
         }
     }
     let nv = mesh.vertices.len();
-    if let Some((k, &i)) = mesh
-        .triangles
-        .iter()
-        .enumerate()
-        .find_map(|(k, t)| t.iter().find(|&&i| i as usize >= nv).map(|i| (k, i)))
+    if let Some((i, k, location)) = max_ref
+        && i as usize >= nv
     {
-        return Err(file_error(format!(
-            "triangle {k} refers to vertex {i}, but the file has {nv} vertices"
-        )));
+        return Err(ParseError {
+            location,
+            message: format!("face {k} refers to vertex {i}, but the file has {nv} vertices"),
+        });
     }
     Ok(mesh)
 }
@@ -314,16 +335,33 @@ struct Reader<'a> {
     offset: usize,
     line: usize,
     encoding: Encoding,
+    /// Byte range of the last ASCII token read.
+    token: (usize, usize),
 }
 
 impl Reader<'_> {
+    /// Where the cursor is: the line (ASCII) or the byte (binary).
+    fn location(&self) -> Location {
+        match self.encoding {
+            Encoding::Ascii => Location::Line(self.line),
+            _ => Location::Byte(self.offset as u64),
+        }
+    }
+
     fn error(&self, message: String) -> ParseError {
         ParseError {
-            location: match self.encoding {
-                Encoding::Ascii => Location::Line(self.line),
-                _ => Location::Byte(self.offset as u64),
-            },
+            location: self.location(),
             message,
+        }
+    }
+
+    /// The last value read, `v`, as the file wrote it (ASCII) or printed.
+    fn last_token(&self, v: f64) -> String {
+        match self.encoding {
+            Encoding::Ascii => {
+                String::from_utf8_lossy(&self.bytes[self.token.0..self.token.1]).into_owned()
+            }
+            _ => format!("{v:e}"),
         }
     }
 
@@ -377,6 +415,7 @@ impl Reader<'_> {
                 .position(u8::is_ascii_whitespace)
                 .unwrap_or(line_end - skip);
             let token = std::str::from_utf8(&rest[skip..skip + len]).unwrap_or("");
+            self.token = (self.offset + skip, self.offset + skip + len);
             let v: f64 = token
                 .parse()
                 .map_err(|_| self.error(format!("bad number {token:?}")))?;

@@ -1,31 +1,54 @@
 //! STL, binary or ASCII. A binary file is an 80-byte header, a triangle
 //! count `n` and `n` records of 50 bytes, so its size is exactly
 //! `84 + 50 n`; that is how binary is told from ASCII (many binary exporters
-//! start the header with `solid`, the keyword of ASCII files).
+//! start the header with `solid`, the keyword of ASCII files). A file that
+//! starts with `solid`, fails to read as ASCII and holds NUL bytes (which no
+//! text holds, and binary records nearly always do) is reported as a binary
+//! file whose triangle count does not match its size.
 
-use super::{Location, ParseError, RawMesh};
+use super::{Coordinates, Location, ParseError, RawMesh};
+use clash_math::Scalar;
 
-pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
-    if bytes.len() >= 84 {
-        let n = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64;
-        if bytes.len() as u64 == 84 + 50 * n {
-            return Ok(parse_binary(&bytes[84..]));
-        }
+pub(crate) fn parse<T: Scalar>(
+    bytes: &[u8],
+    coordinates: Coordinates<T>,
+) -> Result<RawMesh, ParseError> {
+    let announced = (bytes.len() >= 84)
+        .then(|| u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64);
+    if let Some(n) = announced
+        && bytes.len() as u64 == 84 + 50 * n
+    {
+        return parse_binary(bytes, coordinates);
     }
+    // What the size says when the file is read as binary.
+    let size_mismatch = |n: u64| {
+        format!(
+            "the header announces {n} triangles, {} bytes, but the file has {} bytes",
+            84 + 50 * n,
+            bytes.len()
+        )
+    };
     let starts_solid = bytes
         .iter()
         .position(|b| !b.is_ascii_whitespace())
         .is_some_and(|i| bytes[i..].starts_with(b"solid"));
     if starts_solid {
-        return parse_ascii(bytes);
+        return parse_ascii(bytes, coordinates).map_err(|ascii_error| match announced {
+            Some(n) if bytes.contains(&0) => ParseError {
+                location: Location::File,
+                message: format!(
+                    "a binary STL file (its 80-byte header starts with `solid`, but the rest is \
+                     not text) of the wrong size: {}",
+                    size_mismatch(n)
+                ),
+            },
+            _ => ascii_error,
+        });
     }
-    let message = if bytes.len() >= 84 {
-        let n = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64;
+    let message = if let Some(n) = announced {
         format!(
-            "neither ASCII (no `solid` keyword) nor binary (the header announces {n} triangles, \
-             {} bytes, but the file has {} bytes)",
-            84 + 50 * n,
-            bytes.len()
+            "neither ASCII (no `solid` keyword) nor binary ({})",
+            size_mismatch(n)
         )
     } else {
         format!(
@@ -39,24 +62,41 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<RawMesh, ParseError> {
     })
 }
 
-fn parse_binary(records: &[u8]) -> RawMesh {
+/// The records after the 84-byte header: a normal (skipped), three corners
+/// of three little-endian `f32` each, and a 2-byte attribute.
+fn parse_binary<T: Scalar>(
+    bytes: &[u8],
+    coordinates: Coordinates<T>,
+) -> Result<RawMesh, ParseError> {
     let mut mesh = RawMesh::default();
-    let f = |r: &[u8], at: usize| f32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]);
-    for (k, r) in records.chunks_exact(50).enumerate() {
-        for c in 0..3 {
-            let at = 12 + 12 * c;
-            mesh.vertices
-                .push([f(r, at) as f64, f(r, at + 4) as f64, f(r, at + 8) as f64]);
+    for (k, r) in bytes[84..].chunks_exact(50).enumerate() {
+        for corner in 0..3 {
+            let mut p = [0.0f64; 3];
+            for (axis, c) in p.iter_mut().enumerate() {
+                let at = 12 + 12 * corner + 4 * axis;
+                let v = f32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]) as f64;
+                if !coordinates.fits(v) {
+                    return Err(ParseError {
+                        location: Location::Byte((84 + 50 * k + at) as u64),
+                        message: Coordinates::<T>::problem(v, &format!("{v:e}")),
+                    });
+                }
+                *c = v;
+            }
+            mesh.vertices.push(p);
         }
         let i = 3 * k as u32;
         mesh.triangles.push([i, i + 1, i + 2]);
     }
-    mesh
+    Ok(mesh)
 }
 
 /// `solid name` { `facet normal n n n` `outer loop` `vertex x y z` ×3
 /// `endloop` `endfacet` } `endsolid name`, keywords case-insensitive.
-fn parse_ascii(bytes: &[u8]) -> Result<RawMesh, ParseError> {
+fn parse_ascii<T: Scalar>(
+    bytes: &[u8],
+    coordinates: Coordinates<T>,
+) -> Result<RawMesh, ParseError> {
     let text = super::utf8_text(bytes)?;
     let mut lines = text
         .lines()
@@ -105,9 +145,12 @@ fn parse_ascii(bytes: &[u8]) -> Result<RawMesh, ParseError> {
             }
             let mut p = [0.0f64; 3];
             for (c, t) in p.iter_mut().zip(&xyz) {
-                *c = t
+                let v = t
                     .parse()
                     .map_err(|_| ParseError::line(n, format!("bad number {t:?}")))?;
+                *c = coordinates
+                    .check(v, t)
+                    .map_err(|m| ParseError::line(n, m))?;
             }
             mesh.vertices.push(p);
         }
