@@ -19,3 +19,4 @@ mod save_load;
 mod self_contacts_neighbours;
 mod touching_sweep;
 mod tree_properties;
+mod tree_quality;
