@@ -229,10 +229,10 @@ pub fn read_rays<T: Scalar>(path: &Path) -> CliResult<Vec<Ray<T>>> {
                     path.display()
                 )));
             }
-            Ok(Ray::new(
-                Point3::new(T::lit(v[0]), T::lit(v[1]), T::lit(v[2])),
-                dir,
-            ))
+            let ray = Ray::new(Point3::new(T::lit(v[0]), T::lit(v[1]), T::lit(v[2])), dir);
+            ray.check_range()
+                .map_err(|e| CliError::new(format!("{}:{n}: {e}", path.display())))?;
+            Ok(ray)
         })
         .collect()
 }

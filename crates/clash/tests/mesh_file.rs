@@ -424,12 +424,17 @@ fn non_finite_and_empty_meshes_are_invalid() {
     assert!(matches!(e, MeshFileError::InvalidMesh { .. }), "{msg}");
     // Single precision: a double beyond f32's range becomes infinite and is refused.
     let path = std::env::temp_dir().join(format!("clash_big_{}.obj", std::process::id()));
-    std::fs::write(&path, "v 1e300 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    std::fs::write(&path, "v 1e30 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     assert!(load_mesh::<f64>(&path).is_ok());
     assert!(matches!(
         load_mesh::<f32>(&path),
         Err(MeshFileError::InvalidMesh { .. })
     ));
+    // Beyond the range in which queries cannot overflow (2^128 in f64).
+    std::fs::write(&path, "v 1e300 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    let e = load_mesh::<f64>(&path).unwrap_err();
+    assert!(matches!(e, MeshFileError::InvalidMesh { .. }), "{e}");
+    assert!(e.to_string().contains("vertex 0") && e.to_string().contains("1e300"), "{e}");
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod distance_brute_force;
 mod fuzz_seeds_load;
 mod queries_brute_force;
 mod ray_wide;
+mod regression_coordinate_range;
 mod regression_exact_matrix_pose;
 mod regression_far_poses_and_parallel_edges;
 mod regression_touching_thin_volumes;
