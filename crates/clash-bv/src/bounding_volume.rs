@@ -269,6 +269,19 @@ pub trait BoundingVolume<T: Scalar>:
             && crate::axes_are_orthonormal(&obb.axes)
     }
 
+    /// `true` when the longest axis of [`Self::bounding_obb`] follows the
+    /// shape of what the volume bounds, so a median or mean split may cut
+    /// along it (RTCD §6.2.1). A sphere's bounding box is a cube along the
+    /// world axes whatever it holds: a builder then takes the longest side
+    /// of the box of the node's centroids instead.
+    const SPLIT_ALONG_BOUNDING_OBB: bool = true;
+
+    /// `true` when [`Self::surface_area`] costs far more than a few
+    /// operations (k-DOPs: a vertex solve of their polytope). Tree
+    /// statistics then measure the volume's axis-aligned box instead
+    /// ([`Self::aabb`]) unless asked for the exact figure.
+    const SURFACE_AREA_IS_COSTLY: bool = false;
+
     /// A cheap measure of size by which queries over two trees choose the
     /// node to open ("descend the larger", RTCD §6.3.2): the surface area
     /// unless a type overrides it. k-DOPs take their axis-aligned box's,

@@ -19,6 +19,22 @@ pub struct RelativePose<T: Scalar> {
 }
 
 impl<T: Scalar> RelativePose<T> {
+    /// `Ok` when queries placed by this pose answer without overflow: its
+    /// translation within [`Scalar::MAX_COORDINATE`] (the rotation moves no
+    /// point further from the origin). Tree queries assume it for meshes
+    /// within that range ([`clash_math::check_point`]); a caller with
+    /// untrusted poses checks first.
+    ///
+    /// ```
+    /// use clash_bv::RelativePose;
+    /// use clash_math::Isometry3;
+    /// assert!(RelativePose::from(Isometry3::translation(1e300_f64, 0.0, 0.0)).check_range().is_err());
+    /// assert!(RelativePose::from(Isometry3::translation(1e30_f64, 0.0, 0.0)).check_range().is_ok());
+    /// ```
+    pub fn check_range(&self) -> Result<(), clash_math::RangeError> {
+        clash_math::check_vector(&self.translation)
+    }
+
     /// The pose `x ↦ rotation · x + translation` with the matrix used as
     /// given: points and triangles are placed with it (not with a
     /// quaternion, which cannot hold most matrices exactly: a quarter turn's

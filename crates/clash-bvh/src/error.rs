@@ -1,7 +1,7 @@
 use thiserror::Error;
 
 /// Why a mesh could not be built or updated.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum MeshError {
     /// The mesh has no triangles.
     #[error("the mesh has no triangles")]
@@ -11,6 +11,15 @@ pub enum MeshError {
     NonFiniteVertex {
         /// Index of the vertex.
         vertex: usize,
+    },
+    /// A vertex coordinate is beyond [`clash_math::Scalar::MAX_COORDINATE`]
+    /// in magnitude: the queries could overflow.
+    #[error("vertex {vertex}: {source}")]
+    CoordinateOutOfRange {
+        /// Index of the vertex.
+        vertex: usize,
+        /// The coordinate and the range.
+        source: clash_math::RangeError,
     },
     /// A triangle refers to a vertex that does not exist.
     #[error(

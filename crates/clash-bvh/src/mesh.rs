@@ -26,6 +26,8 @@ impl<T: Scalar> TriMesh<T> {
     /// # Errors
     /// - [`MeshError::Empty`] when there are no triangles;
     /// - [`MeshError::NonFiniteVertex`] for a NaN or infinite coordinate;
+    /// - [`MeshError::CoordinateOutOfRange`] for a coordinate beyond
+    ///   [`Scalar::MAX_COORDINATE`] in magnitude;
     /// - [`MeshError::IndexOutOfRange`] for an index `>= vertices.len()`;
     /// - [`MeshError::TooLarge`] when the vertex or triangle count exceeds `u32`.
     ///
@@ -50,6 +52,7 @@ impl<T: Scalar> TriMesh<T> {
         if let Some(vertex) = vertices.iter().position(|p| !point_is_finite(p)) {
             return Err(MeshError::NonFiniteVertex { vertex });
         }
+        check_range(&vertices)?;
         let n = vertices.len() as u32;
         for (triangle, tri) in indices.iter().enumerate() {
             if let Some(&index) = tri.iter().find(|&&i| i >= n) {
@@ -111,7 +114,8 @@ impl<T: Scalar> TriMesh<T> {
     /// deformed mesh).
     ///
     /// # Errors
-    /// [`MeshError::VertexCountMismatch`] or [`MeshError::NonFiniteVertex`];
+    /// [`MeshError::VertexCountMismatch`], [`MeshError::NonFiniteVertex`] or
+    /// [`MeshError::CoordinateOutOfRange`];
     /// on error the mesh is unchanged.
     pub fn set_vertices(&mut self, vertices: &[Point3<T>]) -> Result<(), MeshError> {
         if vertices.len() != self.vertices.len() {
@@ -123,6 +127,7 @@ impl<T: Scalar> TriMesh<T> {
         if let Some(vertex) = vertices.iter().position(|p| !point_is_finite(p)) {
             return Err(MeshError::NonFiniteVertex { vertex });
         }
+        check_range(vertices)?;
         self.vertices.copy_from_slice(vertices);
         Ok(())
     }
@@ -233,6 +238,16 @@ impl<T: Scalar> TriMesh<T> {
         }
         !edges.is_empty() && edges.values().all(|&e| e == (2, 0))
     }
+}
+
+/// [`MeshError::CoordinateOutOfRange`] for the first vertex with a
+/// coordinate beyond [`Scalar::MAX_COORDINATE`].
+fn check_range<T: Scalar>(vertices: &[Point3<T>]) -> Result<(), MeshError> {
+    for (vertex, p) in vertices.iter().enumerate() {
+        clash_math::check_point(p)
+            .map_err(|source| MeshError::CoordinateOutOfRange { vertex, source })?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

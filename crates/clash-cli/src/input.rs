@@ -293,7 +293,10 @@ pub fn read_rays<T: Scalar>(path: &Path) -> CliResult<Vec<Ray<T>>> {
                     }
                 )));
             }
-            Ok(Ray::new(Point3::new(c(0)?, c(1)?, c(2)?), dir))
+            let ray = Ray::new(Point3::new(c(0)?, c(1)?, c(2)?), dir);
+            ray.check_range()
+                .map_err(|e| CliError::new(format!("{}:{n}: {e}", path.display())))?;
+            Ok(ray)
         })
         .collect()
 }

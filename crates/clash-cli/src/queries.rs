@@ -113,7 +113,14 @@ fn print_stats(s: &clash::bvh::TreeStats) {
     println!("leaves: {}", s.leaves);
     println!("depth: {}", s.depth);
     println!("memory: {} bytes", s.memory_bytes);
-    println!("sah cost: {:.3}", s.sah_cost);
+    if s.sah_cost_exact {
+        println!("sah cost: {:.3}", s.sah_cost);
+    } else {
+        println!(
+            "sah cost (of the nodes' axis-aligned boxes): {:.3}",
+            s.sah_cost
+        );
+    }
 }
 
 /// `clash info`.

@@ -27,6 +27,7 @@ pub mod hull;
 pub mod pair;
 pub mod predicates;
 pub mod primitives;
+mod range;
 mod scalar;
 
 pub use covariance::{
@@ -39,6 +40,7 @@ pub use eigen::{
 pub use error::MathError;
 pub use pair::Pair;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
+pub use range::{RangeError, check_coordinate, check_direction, check_point, check_vector};
 pub use scalar::{Scalar, point_is_finite};
 
 /// The nalgebra crate itself, for types this crate does not re-export by name.

@@ -56,6 +56,15 @@ pub trait Scalar:
     const MIN_POSITIVE: Self;
     /// `"f32"` or `"f64"`: the name stored in file headers.
     const NAME: &'static str;
+    /// The largest coordinate magnitude (a power of two: `2^26` for `f32`,
+    /// `2^128` for `f64`) that meshes, pose translations and ray origins
+    /// may hold. The queries' arithmetic multiplies up to about four
+    /// coordinate differences (squared norms of cross products, the
+    /// closest-point barycentrics of RTCD §5.1.5, orientation
+    /// determinants); within this range such products, for points moved by
+    /// a pose, stay far from overflow, so every answer is finite. Inputs
+    /// beyond it are refused with a typed error ([`crate::RangeError`]).
+    const MAX_COORDINATE: Self;
 
     /// Converts an `f64` literal (rounding to nearest for `f32`).
     fn lit(x: f64) -> Self;
@@ -99,7 +108,7 @@ pub trait Scalar:
 }
 
 macro_rules! impl_scalar {
-    ($t:ty, $name:literal, $pair:ty) => {
+    ($t:ty, $name:literal, $pair:ty, $max_coordinate:expr) => {
         impl Scalar for $t {
             type Pair = $pair;
             const ZERO: Self = 0.0;
@@ -112,6 +121,7 @@ macro_rules! impl_scalar {
             const MAX: Self = <$t>::MAX;
             const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
             const NAME: &'static str = $name;
+            const MAX_COORDINATE: Self = $max_coordinate;
 
             #[inline(always)]
             fn lit(x: f64) -> Self {
@@ -167,11 +177,28 @@ macro_rules! impl_scalar {
     };
 }
 
-impl_scalar!(f32, "f32", crate::pair::ArrayPair<f32>);
-impl_scalar!(f64, "f64", crate::pair::PairF64);
+// 2^26 and 2^128.
+impl_scalar!(f32, "f32", crate::pair::ArrayPair<f32>, 67_108_864.0);
+impl_scalar!(
+    f64,
+    "f64",
+    crate::pair::PairF64,
+    340_282_366_920_938_463_463_374_607_431_768_211_456.0
+);
 
 /// `true` when every coordinate of the point is finite.
 #[inline]
 pub fn point_is_finite<T: Scalar>(p: &nalgebra::Point3<T>) -> bool {
     p.x.finite() && p.y.finite() && p.z.finite()
+}
+
+#[cfg(test)]
+mod range_tests {
+    use super::Scalar;
+
+    #[test]
+    fn max_coordinates_are_the_powers_of_two_documented() {
+        assert_eq!(f32::MAX_COORDINATE, 2f32.powi(26));
+        assert_eq!(f64::MAX_COORDINATE, 2f64.powi(128));
+    }
 }

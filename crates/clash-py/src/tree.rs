@@ -309,8 +309,9 @@ impl Tree {
     }
 
     /// Size and shape: ``triangles``, ``vertices``, ``nodes``, ``leaves``,
-    /// ``depth``, ``memory_bytes``, ``sah_cost``, and the build options
-    /// ``split``, ``leaf_size``, ``fit``.
+    /// ``depth``, ``memory_bytes``, ``sah_cost`` (for k-DOP trees measured on
+    /// the nodes' axis-aligned boxes, then ``sah_cost_exact`` is ``False``),
+    /// and the build options ``split``, ``leaf_size``, ``fit``.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let (s, o) = with_tree!(&*self.tree, t => (t.stats(), *t.options()));
         let d = PyDict::new(py);
@@ -321,6 +322,7 @@ impl Tree {
         d.set_item("depth", s.depth)?;
         d.set_item("memory_bytes", s.memory_bytes)?;
         d.set_item("sah_cost", s.sah_cost)?;
+        d.set_item("sah_cost_exact", s.sah_cost_exact)?;
         d.set_item("split", format!("{:?}", o.split))?;
         d.set_item("leaf_size", o.max_leaf_size)?;
         d.set_item("fit", format!("{:?}", o.fit))?;

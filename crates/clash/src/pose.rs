@@ -61,6 +61,10 @@ pub enum PoseError {
         /// The scalar type (`Scalar::NAME`).
         precision: &'static str,
     },
+    /// A translation is beyond [`clash_math::Scalar::MAX_COORDINATE`]: the
+    /// queries could overflow.
+    #[error("translation: {0}")]
+    Range(#[from] clash_math::RangeError),
 }
 
 /// A pose read from a matrix.
@@ -80,7 +84,8 @@ pub struct MatrixPose<T: Scalar> {
 /// # Errors
 /// [`PoseError`] when an entry is not finite, `R` is not within
 /// [`ROTATION_TOLERANCE`] of orthonormal, `R` is a reflection, or the
-/// translation overflows `T`.
+/// translation overflows `T` or lies beyond
+/// [`clash_math::Scalar::MAX_COORDINATE`].
 pub fn pose_from_matrix<T: Scalar>(m: &[f64; 12]) -> Result<MatrixPose<T>, PoseError> {
     if let Some(&v) = m.iter().find(|v| !v.is_finite()) {
         return Err(PoseError::NonFinite(v));
@@ -108,10 +113,9 @@ pub fn pose_from_matrix<T: Scalar>(m: &[f64; 12]) -> Result<MatrixPose<T>, PoseE
             precision: T::NAME,
         });
     }
-    Ok(MatrixPose {
-        pose: RelativePose::from_matrix(r.map(T::lit), t),
-        repaired,
-    })
+    let pose = RelativePose::from_matrix(r.map(T::lit), t);
+    pose.check_range()?;
+    Ok(MatrixPose { pose, repaired })
 }
 
 #[cfg(test)]

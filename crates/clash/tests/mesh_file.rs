@@ -428,10 +428,20 @@ fn empty_meshes_are_invalid_and_bad_coordinates_name_their_line() {
     // Single precision: a double beyond f32's range is refused, with its line.
     let path = std::env::temp_dir().join(format!("clash_big_{}.obj", std::process::id()));
     std::fs::write(&path, "v 0 0 0\nv 1e300 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-    assert!(load_mesh::<f64>(&path).is_ok());
     let e = load_mesh::<f32>(&path).unwrap_err();
     assert_eq!(line_of(&e), Some(2), "{e}");
     assert!(e.to_string().contains("out of f32 range"), "{e}");
+    // Beyond the range in which queries cannot overflow (2^128 in f64).
+    let e = load_mesh::<f64>(&path).unwrap_err();
+    assert!(matches!(e, MeshFileError::InvalidMesh { .. }), "{e}");
+    assert!(e.to_string().contains("vertex 1") && e.to_string().contains("1e300"), "{e}");
+    // Within f32's range but beyond its narrower safe range (2^26).
+    std::fs::write(&path, "v 1e30 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+    assert!(load_mesh::<f64>(&path).is_ok());
+    assert!(matches!(
+        load_mesh::<f32>(&path),
+        Err(MeshFileError::InvalidMesh { .. })
+    ));
 }
 
 #[test]

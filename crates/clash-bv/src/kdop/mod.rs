@@ -376,6 +376,8 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
         vertices::volume_and_area(self).1
     }
 
+    const SURFACE_AREA_IS_COSTLY: bool = true;
+
     /// The surface area of the axis-aligned slabs' box: no vertex solve.
     fn descent_size(&self) -> T {
         self.axis_aligned().surface_area()

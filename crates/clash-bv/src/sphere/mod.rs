@@ -183,6 +183,8 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
         self.center.iter().all(|x| x.finite()) && self.radius.finite() && self.radius >= T::ZERO
     }
 
+    const SPLIT_ALONG_BOUNDING_OBB: bool = false;
+
     fn bounding_obb(&self) -> Obb<T> {
         Obb {
             center: self.center,

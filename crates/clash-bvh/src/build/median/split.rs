@@ -11,7 +11,9 @@ impl Builder {
     /// Finds a median or mean split of `prims`: the size `k` of the left
     /// part (`0 < k < n`) and which elements go there ([`Cut`]). Keys are
     /// the centroids' offsets from the mesh's origin along the longest
-    /// axis of the node's volume. A node of two elements is ordered in
+    /// axis of the node's volume (or, for volumes whose bounding box says
+    /// nothing of their contents' shape, along the longest side of the
+    /// centroids' box: [`BoundingVolume::SPLIT_ALONG_BOUNDING_OBB`]). A node of two elements is ordered in
     /// place here.
     pub(super) fn split<T: Scalar, B: BoundingVolume<T>>(
         &self,
@@ -19,8 +21,12 @@ impl Builder {
         prims: &mut Prims<'_, T>,
     ) -> Cut {
         let n = prims.len();
-        let axis = longest_axis(bv).map(T::to_f64);
-        let axis = [axis.x, axis.y, axis.z];
+        let axis = if B::SPLIT_ALONG_BOUNDING_OBB {
+            let a = longest_axis(bv).map(T::to_f64);
+            [a.x, a.y, a.z]
+        } else {
+            widest_centroid_axis(prims.elems)
+        };
         let key = |e: &Elem| key_along(&axis, e);
         if n == 2 {
             // The median and the mean split agree on two elements (the mean
@@ -95,4 +101,29 @@ fn longest_axis<T: Scalar, B: BoundingVolume<T>>(bv: &B) -> Vector3<T> {
         2
     };
     obb.axes.column(i).into_owned()
+}
+
+/// The world axis along which the elements' centroids spread widest (the
+/// first of equal ones): the longest side of their box, whose minima and
+/// maxima are exact, so the choice does not depend on the thread count.
+fn widest_centroid_axis(elems: &[Elem]) -> [f64; 3] {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for e in elems {
+        for i in 0..3 {
+            lo[i] = lo[i].min(e.m.offset[i]);
+            hi[i] = hi[i].max(e.m.offset[i]);
+        }
+    }
+    let w = [hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]];
+    let i = if w[0] >= w[1] && w[0] >= w[2] {
+        0
+    } else if w[1] >= w[2] {
+        1
+    } else {
+        2
+    };
+    let mut axis = [0.0; 3];
+    axis[i] = 1.0;
+    axis
 }
