@@ -1,0 +1,3 @@
+//! Contact manifolds: up to four points where two shapes touch.
+
+pub(crate) mod clip;

@@ -1,0 +1,165 @@
+//! Dispatch of the queries: the closed forms for pairs of built-in shapes
+//! that have one, GJK and EPA for the rest.
+
+use super::support_pair;
+use super::{ContactResult, DistanceResult, QueryRequest, QueryStatus, WarmStart};
+use crate::closed_form::{self, ClosedForm, Relative, cuboid_cuboid};
+use crate::shape::ShapeRef;
+use crate::support::SupportMap;
+use clash_math::{Isometry3, Scalar, Vector3};
+
+/// The closed form of the pair, if both shapes are built-in.
+#[inline]
+fn closed<T, A, B>(a: &A, pose_a: &Isometry3<T>, b: &B, pose_b: &Isometry3<T>) -> ClosedForm<T>
+where
+    T: Scalar,
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+{
+    match (a.shape_ref(), b.shape_ref()) {
+        (Some(sa), Some(sb)) if has_closed_form(sa, sb) => {
+            closed_form::contact(sa, sb, &Relative::between(pose_a, pose_b))
+        }
+        _ => ClosedForm::None,
+    }
+}
+
+/// `true` for the pairs [`closed_form::contact`] answers.
+#[inline]
+fn has_closed_form<T: Scalar>(a: ShapeRef<'_, T>, b: ShapeRef<'_, T>) -> bool {
+    let swept = |s: ShapeRef<'_, T>| {
+        matches!(
+            s,
+            ShapeRef::Ball(_) | ShapeRef::Capsule(_) | ShapeRef::Segment(_)
+        )
+    };
+    let solid = |s: ShapeRef<'_, T>| {
+        matches!(
+            s,
+            ShapeRef::Cuboid(_) | ShapeRef::Cylinder(_) | ShapeRef::Cone(_)
+        )
+    };
+    let ball = |s: ShapeRef<'_, T>| matches!(s, ShapeRef::Ball(_));
+    (swept(a) && swept(b))
+        || (ball(a) && solid(b))
+        || (solid(a) && ball(b))
+        || matches!((a, b), (ShapeRef::Cuboid(_), ShapeRef::Cuboid(_)))
+}
+
+/// The request with the warm start replaced by `dir` when it has none.
+#[inline]
+fn seeded<T: Scalar>(request: &QueryRequest<T>, dir: Vector3<T>) -> QueryRequest<T> {
+    let mut r = *request;
+    if r.warm_start.is_none() {
+        r.warm_start = Some(WarmStart {
+            direction: -dir,
+            hints: [0, 0],
+        });
+    }
+    r
+}
+
+/// A closed-form answer past the upper bound says so.
+#[inline]
+fn bounded<T: Scalar>(mut c: ContactResult<T>, request: &QueryRequest<T>) -> ContactResult<T> {
+    if c.distance > request.distance_upper_bound {
+        c.status = QueryStatus::UpperBoundExceeded;
+    }
+    c
+}
+
+pub(crate) fn contact<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    request: &QueryRequest<T>,
+) -> ContactResult<T>
+where
+    T: Scalar,
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+{
+    match closed(a, pose_a, b, pose_b) {
+        ClosedForm::Contact(c, _) => bounded(c, request).placed(pose_a),
+        ClosedForm::SeparatedBoxes(axis) => {
+            support_pair::contact(a, pose_a, b, pose_b, &seeded(request, axis))
+        }
+        ClosedForm::None => support_pair::contact(a, pose_a, b, pose_b, request),
+    }
+}
+
+pub(crate) fn distance<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    request: &QueryRequest<T>,
+) -> DistanceResult<T>
+where
+    T: Scalar,
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+{
+    match closed(a, pose_a, b, pose_b) {
+        ClosedForm::Contact(c, Some(common)) => {
+            let c = bounded(c, request);
+            let d = if c.distance > T::ZERO {
+                DistanceResult {
+                    distance: c.distance,
+                    nearest_points: c.nearest_points,
+                    normal: c.normal,
+                    status: c.status,
+                    error_bound: T::ZERO,
+                    warm_start: c.warm_start,
+                }
+            } else {
+                DistanceResult {
+                    distance: T::ZERO,
+                    nearest_points: [common, common],
+                    normal: Vector3::zeros(),
+                    status: QueryStatus::Converged,
+                    error_bound: T::ZERO,
+                    warm_start: c.warm_start,
+                }
+            };
+            d.placed(pose_a)
+        }
+        ClosedForm::SeparatedBoxes(axis) => {
+            support_pair::distance(a, pose_a, b, pose_b, &seeded(request, axis))
+        }
+        // Overlapping boxes: GJK finds a common point.
+        ClosedForm::Contact(_, None) | ClosedForm::None => {
+            support_pair::distance(a, pose_a, b, pose_b, request)
+        }
+    }
+}
+
+pub(crate) fn intersects<T, A, B>(
+    a: &A,
+    pose_a: &Isometry3<T>,
+    b: &B,
+    pose_b: &Isometry3<T>,
+    request: &QueryRequest<T>,
+) -> bool
+where
+    T: Scalar,
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+{
+    if let (Some(ShapeRef::Cuboid(ca)), Some(ShapeRef::Cuboid(cb))) = (a.shape_ref(), b.shape_ref())
+    {
+        if ca.margin() == T::ZERO && cb.margin() == T::ZERO && request.security_margin == T::ZERO {
+            let rel = Relative::between(pose_a, pose_b);
+            return matches!(
+                cuboid_cuboid::sat(&ca.half_extents(), &cb.half_extents(), &rel),
+                cuboid_cuboid::Sat::Overlap { .. }
+            );
+        }
+        return support_pair::intersects(a, pose_a, b, pose_b, request);
+    }
+    match closed(a, pose_a, b, pose_b) {
+        ClosedForm::Contact(c, _) => c.distance <= request.security_margin,
+        _ => support_pair::intersects(a, pose_a, b, pose_b, request),
+    }
+}
