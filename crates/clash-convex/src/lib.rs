@@ -2,8 +2,9 @@
 //!
 //! Convex shapes and the queries between them: do two shapes intersect,
 //! how far apart are they (with the closest points), how deep do they
-//! overlap (with the normal and a witness point on each). Generic over
-//! `f32` and `f64`.
+//! overlap (with the normal and a witness point on each), where do boxes
+//! and hulls touch (a contact manifold), and when do two moving shapes
+//! first touch (time of impact). Generic over `f32` and `f64`.
 //!
 //! - [`SupportMap`]: a convex shape seen through its support mapping, plus a
 //!   margin. Implement it for your own shapes.
@@ -16,6 +17,10 @@
 //!   balls, capsules, segments and boxes.
 //! - [`query`]: [`query::intersects`], [`query::distance`],
 //!   [`query::contact`] for any pair under two poses.
+//! - [`manifold`]: up to four contact points for box/box, box/hull and
+//!   hull/hull; one deepest point for other pairs.
+//! - [`toi`]: the time of impact of two moving shapes by conservative
+//!   advancement.
 //!
 //! ```
 //! use clash_convex::{Ball, Cuboid, query::{contact, distance, intersects, QueryRequest}};
@@ -43,10 +48,11 @@ mod closed_form;
 pub mod epa;
 mod error;
 pub mod gjk;
-mod manifold;
+pub mod manifold;
 pub mod query;
 pub mod shape;
 mod support;
+pub mod toi;
 
 pub use error::ShapeError;
 pub use shape::{

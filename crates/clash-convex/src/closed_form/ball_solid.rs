@@ -4,12 +4,12 @@
 //! through their axis), including the nearest boundary point when the
 //! centre is inside.
 
-use super::{Relative, from_cores};
+use super::from_cores;
 use crate::query::ContactResult;
 use crate::shape::ShapeRef;
 use crate::support::SupportMap;
 use clash_bv::Aabb;
-use clash_math::{Point3, Scalar, Vector3};
+use clash_math::{Isometry3, Point3, Scalar, Vector3};
 use clash_narrow::closest::point_aabb;
 
 /// The core point of `solid` nearest to `p` (solid frame), the signed
@@ -131,39 +131,24 @@ fn point_cone<T: Scalar>(p: &Point3<T>, h: T, r: T) -> (Point3<T>, T, Vector3<T>
     }
 }
 
-/// Ball first, solid second; `None` when `solid` is not a box, cylinder or
-/// cone. The flag says the ball's centre is inside the solid's core.
-pub(crate) fn contact_ball_first<T: Scalar>(
+/// A ball's centre (world) with margin `ball_margin` against a solid at
+/// `pose`, solid first; `None` when `solid` is not a box, cylinder or cone.
+/// The flag says the centre is inside the solid's core.
+pub(crate) fn contact<T: Scalar>(
+    centre: &Point3<T>,
     ball_margin: T,
     solid: ShapeRef<'_, T>,
-    rel: &Relative<T>,
+    pose: &Isometry3<T>,
 ) -> Option<(ContactResult<T>, bool)> {
-    // The ball's centre in the solid's frame.
-    let c = Point3::from(rel.rot.tr_mul(&(-rel.trans)));
-    let (q, d, n) = point_solid(solid, &c)?;
-    // From the ball to the solid: -n, in the ball's frame.
-    let n_a = -(rel.rot * n);
-    let r = from_cores(
-        Point3::origin(),
-        rel.apply(&q),
+    let local = pose.inverse_transform_point(centre);
+    let (q, d, n) = point_solid(solid, &local)?;
+    let c = from_cores(
+        pose * q,
+        *centre,
         d,
-        n_a,
-        ball_margin,
+        pose.rotation * n,
         solid.margin(),
+        ball_margin,
     );
-    Some((r, d < T::ZERO))
-}
-
-/// Solid first, ball second.
-pub(crate) fn contact_solid_first<T: Scalar>(
-    solid: ShapeRef<'_, T>,
-    ball_margin: T,
-    rel: &Relative<T>,
-) -> Option<(ContactResult<T>, bool)> {
-    let c = Point3::from(rel.trans);
-    let (q, d, n) = point_solid(solid, &c)?;
-    Some((
-        from_cores(q, c, d, n, solid.margin(), ball_margin),
-        d < T::ZERO,
-    ))
+    Some((c, d < T::ZERO))
 }

@@ -5,8 +5,10 @@
 //! separating axes ([`cuboid_cuboid`], RTCD §4.4.1). [`crate::query`]
 //! dispatches to them through [`crate::SupportMap::shape_ref`].
 //!
-//! Everything here works in the first shape's frame, with the second
-//! shape's pose given relative to it.
+//! Balls, capsules and segments work in the world frame (their cores are
+//! placed directly, which costs less than a relative pose); a ball against
+//! a solid works in the solid's frame; box against box in the first box's
+//! frame. Every answer comes back in the world frame.
 
 pub(crate) mod ball_solid;
 pub(crate) mod cuboid_cuboid;
@@ -14,7 +16,7 @@ pub(crate) mod swept;
 
 use crate::query::{ContactResult, QueryStatus, WarmStart};
 use crate::shape::ShapeRef;
-use clash_math::{Matrix3, Point3, Scalar, Vector3};
+use clash_math::{Isometry3, Matrix3, Point3, Scalar, Vector3};
 
 /// The second shape's pose in the first one's frame.
 #[derive(Debug, Clone, Copy)]
@@ -90,29 +92,35 @@ pub(crate) enum ClosedForm<T: Scalar> {
     None,
 }
 
-/// The closed form of a pair in the first shape's frame, if it has one.
+/// The closed form of a pair, in the world frame, if it has one.
 pub(crate) fn contact<T: Scalar>(
     a: ShapeRef<'_, T>,
+    pose_a: &Isometry3<T>,
     b: ShapeRef<'_, T>,
-    rel: &Relative<T>,
+    pose_b: &Isometry3<T>,
 ) -> ClosedForm<T> {
-    if let (Some(ca), Some(cb)) = (swept::Core::of(a), swept::Core::of(b)) {
-        let c = swept::contact(&ca, &cb.placed(rel), a.margin_of(), b.margin_of());
-        let common = common_of(&c, a.margin_of(), b.margin_of());
-        return ClosedForm::Contact(c, Some(common));
+    let (ma, mb) = (a.margin_of(), b.margin_of());
+    if let (Some(ca), Some(cb)) = (swept::Core::of(a, pose_a), swept::Core::of(b, pose_b)) {
+        let c = swept::contact(&ca, &cb, ma, mb);
+        return ClosedForm::Contact(c, Some(common_of(&c, ma, mb)));
     }
     match (a, b) {
-        (ShapeRef::Cuboid(ca), ShapeRef::Cuboid(cb)) => match cuboid_cuboid::contact(ca, cb, rel) {
-            Ok(c) => ClosedForm::Contact(c, None),
-            Err(axis) => ClosedForm::SeparatedBoxes(axis),
-        },
+        (ShapeRef::Cuboid(ca), ShapeRef::Cuboid(cb)) => {
+            let rel = Relative::between(pose_a, pose_b);
+            match cuboid_cuboid::contact(ca, cb, &rel) {
+                Ok(c) => ClosedForm::Contact(c.placed(pose_a), None),
+                Err(axis) => ClosedForm::SeparatedBoxes(axis),
+            }
+        }
         (ShapeRef::Ball(_), solid) => {
-            match ball_solid::contact_ball_first(a.margin_of(), solid, rel) {
+            let centre = Point3::from(pose_a.translation.vector);
+            match ball_solid::contact(&centre, ma, solid, pose_b) {
                 Some((c, inside)) => {
+                    let c = c.swapped_sides();
                     let common = if inside {
-                        Point3::origin()
+                        centre
                     } else {
-                        common_of(&c, a.margin_of(), b.margin_of())
+                        common_of(&c, ma, mb)
                     };
                     ClosedForm::Contact(c, Some(common))
                 }
@@ -120,12 +128,13 @@ pub(crate) fn contact<T: Scalar>(
             }
         }
         (solid, ShapeRef::Ball(_)) => {
-            match ball_solid::contact_solid_first(solid, b.margin_of(), rel) {
+            let centre = Point3::from(pose_b.translation.vector);
+            match ball_solid::contact(&centre, mb, solid, pose_a) {
                 Some((c, inside)) => {
                     let common = if inside {
-                        Point3::from(rel.trans)
+                        centre
                     } else {
-                        common_of(&c, a.margin_of(), b.margin_of())
+                        common_of(&c, ma, mb)
                     };
                     ClosedForm::Contact(c, Some(common))
                 }

@@ -4,11 +4,11 @@
 //! segment/segment, RTCD §5.1.2 and §5.1.9) give the exact answer; the
 //! margins are added along the line between them.
 
-use super::{Relative, from_cores};
+use super::from_cores;
 use crate::query::ContactResult;
 use crate::shape::ShapeRef;
 use crate::shape::bounding::any_orthogonal;
-use clash_math::{Point3, Scalar, Segment, Vector3};
+use clash_math::{Isometry3, Point3, Scalar, Segment, Vector3};
 use clash_narrow::closest::{point_segment, segment_segment};
 
 /// A core that is a point or a segment.
@@ -19,23 +19,29 @@ pub(crate) enum Core<T: Scalar> {
 }
 
 impl<T: Scalar> Core<T> {
-    /// The core of a ball, capsule or segment shape.
+    /// The core of a ball, capsule or segment shape placed by `pose`.
     #[inline]
-    pub fn of(s: ShapeRef<'_, T>) -> Option<Self> {
+    pub fn of(s: ShapeRef<'_, T>, pose: &Isometry3<T>) -> Option<Self> {
+        let t = Point3::from(pose.translation.vector);
         match s {
-            ShapeRef::Ball(_) => Some(Core::Point(Point3::origin())),
-            ShapeRef::Capsule(c) => Some(Core::Segment(c.segment())),
-            ShapeRef::Segment(s) => Some(Core::Segment(s.segment())),
+            ShapeRef::Ball(_) => Some(Core::Point(t)),
+            ShapeRef::Capsule(c) => {
+                // The capsule's axis is the rotation's third column.
+                let q = pose.rotation.quaternion();
+                let (x, y, z, w) = (q.i, q.j, q.k, q.w);
+                let two = T::TWO;
+                let axis = Vector3::new(
+                    two * (x * z + w * y),
+                    two * (y * z - w * x),
+                    T::ONE - two * (x * x + y * y),
+                ) * c.half_height();
+                Some(Core::Segment(Segment::new(t - axis, t + axis)))
+            }
+            ShapeRef::Segment(s) => {
+                let seg = s.segment();
+                Some(Core::Segment(Segment::new(pose * seg.a, pose * seg.b)))
+            }
             _ => None,
-        }
-    }
-
-    /// The core placed by `rel`.
-    #[inline]
-    pub fn placed(&self, rel: &Relative<T>) -> Self {
-        match self {
-            Core::Point(p) => Core::Point(rel.apply(p)),
-            Core::Segment(s) => Core::Segment(Segment::new(rel.apply(&s.a), rel.apply(&s.b))),
         }
     }
 }
@@ -74,4 +80,19 @@ pub(crate) fn contact<T: Scalar>(a: &Core<T>, b: &Core<T>, ma: T, mb: T) -> Cont
     let d = (cb - ca).norm();
     let normal = if d > T::ZERO { (cb - ca) / d } else { across };
     from_cores(ca, cb, d, normal, ma, mb)
+}
+
+/// Ball against ball in the world frame: the centres' difference is all
+/// there is to it. `ra`, `rb` are the total radii (radius and margin).
+#[inline]
+pub(crate) fn ball_ball<T: Scalar>(
+    ca: &Point3<T>,
+    ra: T,
+    cb: &Point3<T>,
+    rb: T,
+) -> ContactResult<T> {
+    let d = cb - ca;
+    let len = d.norm();
+    let normal = if len > T::ZERO { d / len } else { Vector3::x() };
+    from_cores(*ca, *cb, len, normal, ra, rb)
 }

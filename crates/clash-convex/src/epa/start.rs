@@ -32,7 +32,9 @@ where
     B: SupportMap<T> + ?Sized,
 {
     let mut pts: [SupportPoint<T>; 4] = [SupportPoint::default(); 4];
-    pts[..simplex.len].copy_from_slice(simplex.points());
+    for (i, p) in pts.iter_mut().enumerate().take(simplex.len) {
+        *p = simplex.point(i);
+    }
     let mut n = simplex.len;
     if n == 4 {
         let ok = tetrahedron(&pts[..4], poly);

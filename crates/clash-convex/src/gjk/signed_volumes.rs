@@ -27,8 +27,9 @@ pub(crate) struct Projection<T: Scalar> {
 }
 
 impl<T: Scalar> Projection<T> {
+    /// The vertex `w[i]` alone.
     #[inline]
-    fn vertex(w: &[Vector3<T>; 4], i: usize) -> Self {
+    pub(crate) fn vertex(w: &[Vector3<T>; 4], i: usize) -> Self {
         let mut lambda = [T::ZERO; 4];
         lambda[i] = T::ONE;
         Self {
@@ -39,15 +40,29 @@ impl<T: Scalar> Projection<T> {
         }
     }
 
+    /// No point yet: loses to any projection.
+    #[inline]
+    fn none() -> Self {
+        Self {
+            v: Vector3::zeros(),
+            vv: T::INFINITY,
+            lambda: [T::ZERO; 4],
+            set: 0,
+        }
+    }
+
     #[inline]
     fn min(self, other: Self) -> Self {
         if other.vv < self.vv { other } else { self }
     }
 }
 
+/// `true` when `a` and `b` are both positive or both negative. A product
+/// that underflows to 0 reads as a mismatch, which only sends the search
+/// to the sub-simplices as well: never a wrong answer.
 #[inline]
 fn same_sign<T: Scalar>(a: T, b: T) -> bool {
-    (a > T::ZERO && b > T::ZERO) || (a < T::ZERO && b < T::ZERO)
+    a * b > T::ZERO
 }
 
 /// Minimum-norm point of the segment `w[i] w[j]`.
@@ -128,24 +143,19 @@ pub(crate) fn triangle<T: Scalar>(
             set: (1 << i) | (1 << j) | (1 << k),
         };
     }
-    // The closest point lies on an edge whose outer side holds p.
-    let mut best: Option<Projection<T>> = None;
-    let mut consider = |q: Projection<T>| {
-        best = Some(match best {
-            Some(b) => b.min(q),
-            None => q,
-        })
-    };
+    // The closest point lies on an edge whose outer side holds p (at least
+    // one coordinate's sign differs here).
+    let mut best = Projection::none();
     if !same_sign(mu, ca) {
-        consider(segment(w, j, k));
+        best = best.min(segment(w, j, k));
     }
     if !same_sign(mu, cb) {
-        consider(segment(w, i, k));
+        best = best.min(segment(w, i, k));
     }
     if !same_sign(mu, cc) {
-        consider(segment(w, i, j));
+        best = best.min(segment(w, i, j));
     }
-    best.unwrap_or_else(edges)
+    best
 }
 
 /// Minimum-norm point of the tetrahedron `w[0..4]`; `set == 0b1111` and
@@ -168,27 +178,21 @@ pub(crate) fn tetrahedron<T: Scalar>(w: &[Vector3<T>; 4]) -> Projection<T> {
             set: 0b1111,
         };
     }
-    let mut best: Option<Projection<T>> = None;
-    let mut consider = |q: Projection<T>| {
-        best = Some(match best {
-            Some(b) => b.min(q),
-            None => q,
-        })
-    };
+    // At least one sign differs when the origin is not strictly inside.
+    let mut best = Projection::none();
     if !same_sign(det, ca) {
-        consider(triangle(w, 1, 2, 3));
+        best = best.min(triangle(w, 1, 2, 3));
     }
     if !same_sign(det, cb) {
-        consider(triangle(w, 0, 2, 3));
+        best = best.min(triangle(w, 0, 2, 3));
     }
     if !same_sign(det, cc) {
-        consider(triangle(w, 0, 1, 3));
+        best = best.min(triangle(w, 0, 1, 3));
     }
     if !same_sign(det, cd) {
-        consider(triangle(w, 0, 1, 2));
+        best = best.min(triangle(w, 0, 1, 2));
     }
-    // At least one sign differs when the origin is not strictly inside.
-    best.unwrap_or_else(|| triangle(w, 0, 1, 2))
+    best
 }
 
 #[cfg(test)]

@@ -1,5 +1,10 @@
 //! The GJK simplex: up to four support points with the barycentric
 //! coordinates of the current closest point (RTCD §9.5.2–9.5.3).
+//!
+//! The points of the difference (`w`) and of each shape (`a`, `b`) are kept
+//! in separate arrays: the sub-algorithm reads the `w`s in place (a
+//! candidate point is written into the free slot and only kept when it
+//! helps), and reducing the simplex moves only the points that stay.
 
 use super::minkowski::SupportPoint;
 use super::signed_volumes::{self, Projection};
@@ -9,8 +14,10 @@ use clash_math::{Point3, Scalar, Vector3};
 /// the closest point found on them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Simplex<T: Scalar> {
-    pub pts: [SupportPoint<T>; 4],
-    pub lambda: [T; 4],
+    w: [Vector3<T>; 4],
+    a: [Point3<T>; 4],
+    b: [Point3<T>; 4],
+    lambda: [T; 4],
     pub len: usize,
 }
 
@@ -19,61 +26,65 @@ impl<T: Scalar> Simplex<T> {
     #[inline]
     pub fn single(p: SupportPoint<T>) -> Self {
         let mut s = Self {
-            pts: [SupportPoint::default(); 4],
+            w: [Vector3::zeros(); 4],
+            a: [Point3::origin(); 4],
+            b: [Point3::origin(); 4],
             lambda: [T::ZERO; 4],
             len: 1,
         };
-        s.pts[0] = p;
+        s.w[0] = p.w;
+        s.a[0] = p.a;
+        s.b[0] = p.b;
         s.lambda[0] = T::ONE;
         s
     }
 
-    /// The simplex's points.
+    /// Point `i`.
     #[inline]
-    pub fn points(&self) -> &[SupportPoint<T>] {
-        &self.pts[..self.len]
+    pub fn point(&self, i: usize) -> SupportPoint<T> {
+        SupportPoint {
+            w: self.w[i],
+            a: self.a[i],
+            b: self.b[i],
+        }
     }
 
     /// `true` when `w` is (bit for bit) one of the simplex's points.
     #[inline]
     pub fn contains(&self, w: &Vector3<T>) -> bool {
-        self.points().iter().any(|p| p.w == *w)
+        self.w[..self.len].iter().any(|p| p == w)
     }
 
-    /// The closest point of the hull of the simplex with `p` added, and the
-    /// simplex it reduces to (`self` is left unchanged).
+    /// The closest point of the hull of the simplex with a point `w` added.
+    /// `w` goes into the free slot; the simplex keeps it only through
+    /// [`Self::commit`].
     #[inline]
-    pub fn with_point(&self, p: SupportPoint<T>) -> (Simplex<T>, Projection<T>) {
-        let mut s = *self;
-        s.pts[s.len] = p;
-        s.len += 1;
-        let w = [s.pts[0].w, s.pts[1].w, s.pts[2].w, s.pts[3].w];
-        let proj = match s.len {
-            1 => {
-                let mut lambda = [T::ZERO; 4];
-                lambda[0] = T::ONE;
-                Projection {
-                    v: w[0],
-                    vv: w[0].norm_squared(),
-                    lambda,
-                    set: 1,
-                }
-            }
-            2 => signed_volumes::segment(&w, 0, 1),
-            3 => signed_volumes::triangle(&w, 0, 1, 2),
-            _ => signed_volumes::tetrahedron(&w),
-        };
-        s.reduce(&proj);
-        (s, proj)
+    pub fn project_with(&mut self, w: &Vector3<T>) -> Projection<T> {
+        self.w[self.len] = *w;
+        match self.len + 1 {
+            1 => Projection::vertex(&self.w, 0),
+            2 => signed_volumes::segment(&self.w, 0, 1),
+            3 => signed_volumes::triangle(&self.w, 0, 1, 2),
+            _ => signed_volumes::tetrahedron(&self.w),
+        }
     }
 
-    /// Keeps the points in `proj.set`, with their coordinates.
+    /// Keeps `p` (just projected by [`Self::project_with`]) and the points
+    /// of `proj`, with their coordinates.
     #[inline]
-    fn reduce(&mut self, proj: &Projection<T>) {
+    pub fn commit(&mut self, p: SupportPoint<T>, proj: &Projection<T>) {
+        self.w[self.len] = p.w;
+        self.a[self.len] = p.a;
+        self.b[self.len] = p.b;
+        self.len += 1;
         let mut n = 0;
         for i in 0..self.len {
             if proj.set & (1 << i) != 0 {
-                self.pts[n] = self.pts[i];
+                if n != i {
+                    self.w[n] = self.w[i];
+                    self.a[n] = self.a[i];
+                    self.b[n] = self.b[i];
+                }
                 self.lambda[n] = proj.lambda[i];
                 n += 1;
             }
@@ -86,9 +97,9 @@ impl<T: Scalar> Simplex<T> {
     pub fn witnesses(&self) -> (Point3<T>, Point3<T>) {
         let mut a = Vector3::zeros();
         let mut b = Vector3::zeros();
-        for (p, &l) in self.points().iter().zip(&self.lambda) {
-            a += p.a.coords * l;
-            b += p.b.coords * l;
+        for i in 0..self.len {
+            a += self.a[i].coords * self.lambda[i];
+            b += self.b[i].coords * self.lambda[i];
         }
         (Point3::from(a), Point3::from(b))
     }

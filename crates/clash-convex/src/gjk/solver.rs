@@ -102,18 +102,22 @@ where
             end = GjkEnd::Below;
             break;
         }
-        let d = match variant {
-            GjkVariant::Plain => v,
+        let (d, dn) = match variant {
+            GjkVariant::Plain => (v, norm),
             GjkVariant::Nesterov => {
                 let kk = T::lit(f64::from(k));
                 let delta = (kk + T::ONE) / (kk + T::lit(3.0));
                 let y = v * delta + last_w * (T::ONE - delta);
-                if y.norm_squared() > touch2 { y } else { v }
+                let yy = y.norm_squared();
+                if yy > touch2 {
+                    (y, yy.sqrt())
+                } else {
+                    (v, norm)
+                }
             }
         };
         let w: SupportPoint<T> = pair.support(&-d);
         k += 1;
-        let dn = d.norm();
         let plane = d.dot(&w.w) / dn;
         if !plane.finite() {
             // A support map answered NaN or infinity: keep the last state.
@@ -134,12 +138,12 @@ where
         let next = if stalled {
             None
         } else {
-            let (s, proj) = simplex.with_point(w);
-            (proj.vv < vv).then_some((s, proj))
+            let proj = simplex.project_with(&w.w);
+            (proj.vv < vv).then_some(proj)
         };
         match next {
-            Some((s, proj)) => {
-                simplex = s;
+            Some(proj) => {
+                simplex.commit(w, &proj);
                 last_w = w.w;
                 if proj.set == 0b1111 {
                     v = Vector3::zeros();

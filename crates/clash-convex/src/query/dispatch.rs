@@ -3,10 +3,10 @@
 
 use super::support_pair;
 use super::{ContactResult, DistanceResult, QueryRequest, QueryStatus, WarmStart};
-use crate::closed_form::{self, ClosedForm, Relative, cuboid_cuboid};
+use crate::closed_form::{self, ClosedForm, Relative, cuboid_cuboid, swept};
 use crate::shape::ShapeRef;
 use crate::support::SupportMap;
-use clash_math::{Isometry3, Scalar, Vector3};
+use clash_math::{Isometry3, Point3, Scalar, Vector3};
 
 /// The closed form of the pair, if both shapes are built-in.
 #[inline]
@@ -18,7 +18,7 @@ where
 {
     match (a.shape_ref(), b.shape_ref()) {
         (Some(sa), Some(sb)) if has_closed_form(sa, sb) => {
-            closed_form::contact(sa, sb, &Relative::between(pose_a, pose_b))
+            closed_form::contact(sa, pose_a, sb, pose_b)
         }
         _ => ClosedForm::None,
     }
@@ -80,8 +80,15 @@ where
     A: SupportMap<T> + ?Sized,
     B: SupportMap<T> + ?Sized,
 {
+    if let (Some(ShapeRef::Ball(_)), Some(ShapeRef::Ball(_))) = (a.shape_ref(), b.shape_ref()) {
+        let (ca, cb) = (
+            Point3::from(pose_a.translation.vector),
+            Point3::from(pose_b.translation.vector),
+        );
+        return bounded(swept::ball_ball(&ca, a.margin(), &cb, b.margin()), request);
+    }
     match closed(a, pose_a, b, pose_b) {
-        ClosedForm::Contact(c, _) => bounded(c, request).placed(pose_a),
+        ClosedForm::Contact(c, _) => bounded(c, request),
         ClosedForm::SeparatedBoxes(axis) => {
             support_pair::contact(a, pose_a, b, pose_b, &seeded(request, axis))
         }
@@ -101,6 +108,48 @@ where
     A: SupportMap<T> + ?Sized,
     B: SupportMap<T> + ?Sized,
 {
+    if let (Some(ShapeRef::Ball(_)), Some(ShapeRef::Ball(_))) = (a.shape_ref(), b.shape_ref()) {
+        let (ca, cb) = (
+            Point3::from(pose_a.translation.vector),
+            Point3::from(pose_b.translation.vector),
+        );
+        let (ra, rb) = (a.margin(), b.margin());
+        let d = cb - ca;
+        let len = d.norm();
+        let gap = len - ra - rb;
+        if gap > T::ZERO {
+            let n = d / len;
+            let status = if gap > request.distance_upper_bound {
+                QueryStatus::UpperBoundExceeded
+            } else {
+                QueryStatus::Converged
+            };
+            return DistanceResult {
+                distance: gap,
+                nearest_points: [ca + n * ra, cb - n * rb],
+                normal: n,
+                status,
+                error_bound: T::ZERO,
+                warm_start: WarmStart {
+                    direction: -n,
+                    hints: [0, 0],
+                },
+            };
+        }
+        let p = closed_form::common_point(ca, cb, ra, rb);
+        return DistanceResult {
+            distance: T::ZERO,
+            nearest_points: [p, p],
+            normal: Vector3::zeros(),
+            status: QueryStatus::Converged,
+            error_bound: T::ZERO,
+            warm_start: WarmStart::default(),
+        };
+    }
+    // Boxes have no closed-form distance: GJK measures it directly.
+    if let (Some(ShapeRef::Cuboid(_)), Some(ShapeRef::Cuboid(_))) = (a.shape_ref(), b.shape_ref()) {
+        return support_pair::distance(a, pose_a, b, pose_b, request);
+    }
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, Some(common)) => {
             let c = bounded(c, request);
@@ -123,7 +172,7 @@ where
                     warm_start: c.warm_start,
                 }
             };
-            d.placed(pose_a)
+            d
         }
         ClosedForm::SeparatedBoxes(axis) => {
             support_pair::distance(a, pose_a, b, pose_b, &seeded(request, axis))

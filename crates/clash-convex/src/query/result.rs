@@ -122,6 +122,17 @@ impl<T: Scalar> ContactResult<T> {
         }
     }
 
+    /// The same contact with the shapes' roles exchanged (points swapped,
+    /// normal reversed; warm start dropped).
+    pub(crate) fn swapped_sides(self) -> Self {
+        Self {
+            normal: -self.normal,
+            nearest_points: [self.nearest_points[1], self.nearest_points[0]],
+            warm_start: WarmStart::default(),
+            ..self
+        }
+    }
+
     /// The result as computed in the first shape's frame, placed in the
     /// world by `pose` (points and normal).
     pub(crate) fn placed(mut self, pose: &Isometry3<T>) -> Self {

@@ -130,26 +130,41 @@ impl<T: Scalar> SupportMap<T> for ShapeRef<'_, T> {
     }
 }
 
+macro_rules! dispatch_owned {
+    ($self:expr, $s:ident => $e:expr) => {
+        match $self {
+            Shape::Ball($s) => $e,
+            Shape::Cuboid($s) => $e,
+            Shape::Capsule($s) => $e,
+            Shape::Cylinder($s) => $e,
+            Shape::Cone($s) => $e,
+            Shape::Segment($s) => $e,
+            Shape::Triangle($s) => $e,
+            Shape::ConvexHull($s) => $e,
+        }
+    };
+}
+
 impl<T: Scalar> SupportMap<T> for Shape<T> {
     #[inline]
     fn support_point(&self, d: &Vector3<T>) -> Point3<T> {
-        self.as_ref().support_point(d)
+        dispatch_owned!(self, s => s.support_point(d))
     }
     #[inline]
     fn support_point_hinted(&self, d: &Vector3<T>, hint: &mut u32) -> Point3<T> {
-        self.as_ref().support_point_hinted(d, hint)
+        dispatch_owned!(self, s => s.support_point_hinted(d, hint))
     }
     #[inline]
     fn margin(&self) -> T {
-        self.as_ref().margin()
+        dispatch_owned!(self, s => s.margin())
     }
     #[inline]
     fn center(&self) -> Point3<T> {
-        self.as_ref().center()
+        dispatch_owned!(self, s => s.center())
     }
     #[inline]
     fn extent(&self) -> T {
-        self.as_ref().extent()
+        dispatch_owned!(self, s => s.extent())
     }
     #[inline]
     fn shape_ref(&self) -> Option<ShapeRef<'_, T>> {

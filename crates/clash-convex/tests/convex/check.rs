@@ -160,3 +160,100 @@ pub fn hull_pair(
         error: error / size,
     })
 }
+
+/// Checks a ball against a box, cylinder or cone, through the closed form
+/// and through GJK/EPA, against the exact signed distance of its centre.
+/// `kind`: 0 box, 1 cylinder, 2 cone.
+pub fn ball_solid(
+    kind: usize,
+    dims: [f64; 3],
+    radius: f64,
+    pose: &Isometry3<f64>,
+    centre_local: &Point3<f64>,
+) -> Result<f64, String> {
+    use crate::oracle::round::{point_box, point_cone, point_cylinder};
+    use clash_convex::query::QueryStatus;
+    use clash_convex::{Ball, Cone, Cuboid, Cylinder, Shape};
+    let (shape, exact): (Shape<f64>, f64) = match kind {
+        0 => (
+            Cuboid::new(Vector3::from(dims))
+                .map_err(|e| e.to_string())?
+                .into(),
+            point_box(centre_local, dims),
+        ),
+        1 => (
+            Cylinder::new(dims[0], dims[1])
+                .map_err(|e| e.to_string())?
+                .into(),
+            point_cylinder(centre_local, dims[0], dims[1]),
+        ),
+        _ => (
+            Cone::new(dims[0], dims[1])
+                .map_err(|e| e.to_string())?
+                .into(),
+            point_cone(centre_local, dims[0], dims[1]),
+        ),
+    };
+    let exact = exact - radius;
+    let ball = Ball::new(radius).map_err(|e| e.to_string())?;
+    let at = pose * centre_local;
+    let pose_ball = Isometry3::translation(at.x, at.y, at.z);
+    let size = shape.extent() + radius + 1e-300;
+    let req = QueryRequest::default();
+    let closed = contact(&shape, pose, &ball, &pose_ball, &req);
+    let gjk = contact(&Opaque(&shape), pose, &Opaque(&ball), &pose_ball, &req);
+    let gjk_d = distance(&Opaque(&shape), pose, &Opaque(&ball), &pose_ball, &req);
+    let rounding =
+        64.0 * f64::EPSILON * (pose.translation.vector.amax() + centre_local.coords.amax() + size);
+    let ctx = || {
+        format!(
+            "kind {kind} dims {dims:?} r {radius} exact {exact:e}\nclosed {closed:?}\ngjk {gjk:?}"
+        )
+    };
+    for r in [&closed, &gjk] {
+        if !(r.distance.is_finite()
+            && r.nearest_points.iter().all(finite_point)
+            && finite_vec(&r.normal))
+        {
+            return Err(format!("non-finite answer\n{}", ctx()));
+        }
+    }
+    if (closed.distance - exact).abs() > 1e-12 * size + rounding {
+        return Err(format!("closed form off\n{}", ctx()));
+    }
+    if exact > 0.0 {
+        if (gjk.distance - exact).abs() > DISTANCE_TOL * size + rounding
+            || (gjk_d.distance - exact).abs() > DISTANCE_TOL * size + rounding
+        {
+            return Err(format!("GJK distance off\n{}", ctx()));
+        }
+    } else {
+        let err = (gjk.distance - exact).abs();
+        let owned = gjk.status == QueryStatus::IterationLimit && err <= gjk.error_bound + rounding;
+        if err > DEPTH_TOL * size + rounding && !owned {
+            return Err(format!("EPA depth off by {err:e}\n{}", ctx()));
+        }
+    }
+    Ok((gjk.distance - exact).abs() / size)
+}
+
+/// A shape seen only through its support map (no closed forms).
+pub struct Opaque<'a, S>(pub &'a S);
+
+impl<S: SupportMap<f64>> SupportMap<f64> for Opaque<'_, S> {
+    fn support_point(&self, d: &Vector3<f64>) -> Point3<f64> {
+        self.0.support_point(d)
+    }
+    fn support_point_hinted(&self, d: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
+        self.0.support_point_hinted(d, hint)
+    }
+    fn margin(&self) -> f64 {
+        self.0.margin()
+    }
+    fn center(&self) -> Point3<f64> {
+        self.0.center()
+    }
+    fn extent(&self) -> f64 {
+        self.0.extent()
+    }
+}

@@ -5,6 +5,8 @@ mod check;
 mod closed_forms;
 mod common;
 mod gjk_epa;
+mod manifold;
 mod oracle;
 mod round_shapes;
 mod shapes;
+mod toi;

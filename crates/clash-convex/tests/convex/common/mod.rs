@@ -148,24 +148,4 @@ impl Gen {
     }
 }
 
-/// A shape seen only through its support map: the queries cannot use a
-/// closed form for it, so it runs GJK and EPA.
-pub struct Opaque<'a, S>(pub &'a S);
-
-impl<S: clash_convex::SupportMap<f64>> clash_convex::SupportMap<f64> for Opaque<'_, S> {
-    fn support_point(&self, d: &Vector3<f64>) -> Point3<f64> {
-        self.0.support_point(d)
-    }
-    fn support_point_hinted(&self, d: &Vector3<f64>, hint: &mut u32) -> Point3<f64> {
-        self.0.support_point_hinted(d, hint)
-    }
-    fn margin(&self) -> f64 {
-        self.0.margin()
-    }
-    fn center(&self) -> Point3<f64> {
-        self.0.center()
-    }
-    fn extent(&self) -> f64 {
-        self.0.extent()
-    }
-}
+pub use crate::check::Opaque;
