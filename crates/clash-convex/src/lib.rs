@@ -23,6 +23,30 @@
 //!   advancement.
 //!
 //! ```
+//! use clash_convex::{ConvexHull, Cuboid, CapsuleShape, query::{contact, distance, QueryRequest}};
+//! use clash_convex::manifold::contact_manifold;
+//! use clash_math::{Isometry3, Point3, Vector3};
+//!
+//! let req = QueryRequest::default();
+//! let cube = Cuboid::new(Vector3::new(1.0_f64, 1.0, 1.0))?;
+//! let rod = CapsuleShape::new(1.0, 0.25)?; // along its local z axis
+//! let d = distance(&cube, &Isometry3::identity(), &rod, &Isometry3::translation(3.0, 0.0, 0.0), &req);
+//! assert!((d.distance - 1.75).abs() < 1e-12);
+//! // A hull from points (Quickhull with exact predicates), 0.1 deep in the cube.
+//! let tet = ConvexHull::new(&[Point3::new(0.0, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0),
+//!                             Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0)])?;
+//! let c = contact(&cube, &Isometry3::identity(), &tet, &Isometry3::translation(0.0, 0.0, 0.9), &req);
+//! assert!((c.penetration_depth() - 0.1).abs() < 1e-12 && (c.normal - Vector3::z()).norm() < 1e-12);
+//! // A box resting on the cube touches it at four points.
+//! let lid = Isometry3::new(Vector3::new(0.0, 0.0, 1.499), Vector3::z() * 0.3);
+//! let small = Cuboid::new(Vector3::new(0.5, 0.5, 0.5))?;
+//! assert_eq!(contact_manifold(&cube, &Isometry3::identity(), &small, &lid, &req).points().len(), 4);
+//! # Ok::<(), clash_convex::ShapeError>(())
+//! ```
+//!
+//! A ball against a box, through the closed form:
+//!
+//! ```
 //! use clash_convex::{Ball, Cuboid, query::{contact, distance, intersects, QueryRequest}};
 //! use clash_math::{Isometry3, Vector3};
 //!

@@ -107,7 +107,9 @@ fn point_cone<T: Scalar>(p: &Point3<T>, h: T, r: T) -> (Point3<T>, T, Vector3<T>
     let rim = (r, -h);
     let base = (T::ZERO, -h);
     let lift = |(u, w): (T, T)| Point3::from(e * u + Vector3::z() * w);
-    let inside = z >= -h && rho * (h + h) <= r * (h - z);
+    // A cone without volume (no height or no radius) is all boundary: the
+    // segments of its half-section below cover it.
+    let inside = h > T::ZERO && r > T::ZERO && z >= -h && rho * (h + h) <= r * (h - z);
     if !inside {
         let s = on_segment(rho, z, apex, rim);
         let b = on_segment(rho, z, rim, base);
@@ -115,7 +117,12 @@ fn point_cone<T: Scalar>(p: &Point3<T>, h: T, r: T) -> (Point3<T>, T, Vector3<T>
         let db = (b.0 - rho) * (b.0 - rho) + (b.1 - z) * (b.1 - z);
         let q = lift(if ds <= db { s } else { b });
         let d = (p - q).norm();
-        return (q, d, (p - q) / d);
+        if d > T::ZERO {
+            return (q, d, (p - q) / d);
+        }
+        // On a cone without volume: a disk's normal, or across its axis.
+        let n = if h == T::ZERO { Vector3::z() } else { e };
+        return (q, d, n);
     }
     // Inside: the slanted side or the base, whichever is nearer.
     let (nu, nw) = (h + h, r);

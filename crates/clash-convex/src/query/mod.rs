@@ -33,8 +33,9 @@ fn finite<T: Scalar>(a: &Isometry3<T>, b: &Isometry3<T>) -> bool {
 }
 
 /// `true` when the shapes are closer than the request's `security_margin`
-/// (touching counts; distances within the request's tolerance of the margin
-/// count as touching).
+/// (touching counts; distances within rounding of the margin count as
+/// touching: the answer is exact up to rounding, whatever the request's
+/// tolerance).
 ///
 /// ```
 /// use clash_convex::{Cylinder, query::{intersects, QueryRequest}};

@@ -112,12 +112,20 @@ where
     if threshold.partial_cmp(&threshold).is_none() {
         return false;
     }
-    let out = run_gjk(&mut pair, request, threshold, threshold);
+    // Decided up to rounding, not up to the distance tolerance: distances
+    // within rounding of the threshold count as touching.
+    let mut p = params(&pair, request, threshold, threshold);
+    p.eps = p.touch;
+    p.stop_above = threshold + p.touch;
+    p.stop_below = threshold + p.touch;
+    let dir = first_direction(&pair, request);
+    let out = solver::run(&mut pair, dir, &p);
     match out.end {
         GjkEnd::Overlap | GjkEnd::Below => true,
         GjkEnd::Above => false,
-        // Undecided within tolerance: touching.
-        GjkEnd::Converged | GjkEnd::IterationLimit => out.lower <= threshold,
+        // Undecided within rounding (or out of iterations): touching, or
+        // possibly so.
+        GjkEnd::Converged | GjkEnd::IterationLimit => out.lower <= p.stop_above,
     }
 }
 

@@ -163,14 +163,16 @@ pub fn hull_pair(
 
 /// Checks a ball against a box, cylinder or cone, through the closed form
 /// and through GJK/EPA, against the exact signed distance of its centre.
-/// `kind`: 0 box, 1 cylinder, 2 cone.
+/// `kind`: 0 box, 1 cylinder, 2 cone. Returns GJK/EPA's error relative to
+/// the size, and whether that answer owned its error (iteration limit or
+/// EPA's capacity, with a bound that covers it).
 pub fn ball_solid(
     kind: usize,
     dims: [f64; 3],
     radius: f64,
     pose: &Isometry3<f64>,
     centre_local: &Point3<f64>,
-) -> Result<f64, String> {
+) -> Result<(f64, bool), String> {
     use crate::oracle::round::{point_box, point_cone, point_cylinder};
     use clash_convex::query::QueryStatus;
     use clash_convex::{Ball, Cone, Cuboid, Cylinder, Shape};
@@ -234,7 +236,10 @@ pub fn ball_solid(
             return Err(format!("EPA depth off by {err:e}\n{}", ctx()));
         }
     }
-    Ok((gjk.distance - exact).abs() / size)
+    Ok((
+        (gjk.distance - exact).abs() / size,
+        gjk.status == QueryStatus::IterationLimit,
+    ))
 }
 
 /// A shape seen only through its support map (no closed forms).

@@ -265,3 +265,19 @@ fn every_shape_pair_agrees_with_gjk() {
         );
     }
 }
+
+/// A fuzz find: a cone of zero height and radius (a point) took every point
+/// above it for inside (both sides of its inside test were 0) and answered
+/// a depth from a normal of NaN parts.
+#[test]
+fn degenerate_round_solids_against_balls() {
+    use crate::check::ball_solid;
+    let mut g = Gen::new(15);
+    for i in 0..cases(2000) {
+        let kind = 1 + i % 2;
+        let dims = [[0.0, 0.0, 0.0], [0.0, g.f(0.0, 1.0), 0.0], [g.f(0.0, 1.0), 0.0, 0.0]][i % 3];
+        let pose = g.pose_within(1.0);
+        let centre = Point3::from(g.unit() * g.f(0.0, 1.5));
+        ball_solid(kind, dims, g.f(0.0, 0.5), &pose, &centre).unwrap_or_else(|e| panic!("case {i}: {e}"));
+    }
+}

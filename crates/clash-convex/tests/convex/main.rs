@@ -4,9 +4,13 @@
 mod check;
 mod closed_forms;
 mod common;
+mod fuzz_input;
+mod fuzz_seeds;
 mod gjk_epa;
 mod manifold;
+mod million;
 mod oracle;
 mod round_shapes;
 mod shapes;
+mod single_precision;
 mod toi;
