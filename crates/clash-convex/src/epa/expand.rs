@@ -92,11 +92,12 @@ where
     }
 }
 
-/// The answer on `face`: the origin's projection on it in barycentric
-/// coordinates gives the witnesses. When the projection falls outside the
-/// face (rounding leaves coplanar faces side by side, and the closest may be
-/// the wrong one of them), the face of the same plane (within `eps`) that
-/// holds it best is used instead.
+/// The answer on `face`: its normal and distance give the depth, and the
+/// point `p = normal * dist` of the boundary, written in barycentric
+/// coordinates of the face that holds it, the witnesses. Rounding can leave
+/// `p` just outside `face` (slivers side by side, coplanar faces): then the
+/// live face whose plane passes within `eps` of `p` and holds it best is
+/// used for the witnesses.
 fn output<T: Scalar>(
     poly: &Polytope<T>,
     face: &Face<T>,
@@ -104,13 +105,14 @@ fn output<T: Scalar>(
     upper: T,
     converged: bool,
 ) -> EpaOutput<T> {
+    let p = face.normal * face.dist;
     let mut chosen = *face;
-    let mut l = barycentric(poly, face);
+    let mut l = barycentric(poly, face, &p);
     let worst = |l: &[T; 3]| l[0].min_of(l[1]).min_of(l[2]);
     if worst(&l) < T::ZERO {
         for f in poly.faces.iter().filter(|f| f.alive) {
-            if f.dist - face.dist <= eps && f.normal.dot(&face.normal) > T::ONE - T::lit(1e-6) {
-                let lf = barycentric(poly, f);
+            if (f.normal.dot(&p) - f.dist).abs() <= eps {
+                let lf = barycentric(poly, f, &p);
                 if worst(&lf) > worst(&l) {
                     l = lf;
                     chosen = *f;
@@ -139,11 +141,11 @@ fn output<T: Scalar>(
     }
 }
 
-/// The barycentric coordinates of the origin's projection on `face`
-/// (normalised; negative outside).
-fn barycentric<T: Scalar>(poly: &Polytope<T>, face: &Face<T>) -> [T; 3] {
+/// The barycentric coordinates of `p` projected on `face`'s plane
+/// (normalised; negative outside the face).
+fn barycentric<T: Scalar>(poly: &Polytope<T>, face: &Face<T>, p: &Vector3<T>) -> [T; 3] {
     let n = face.normal;
-    let p = n * face.dist;
+    let p = p - n * (n.dot(p) - face.dist);
     let [va, vb, vc] = face.v.map(|i| poly.verts[i as usize].w);
     let l = [
         n.dot(&(vb - p).cross(&(vc - p))),

@@ -12,6 +12,12 @@ use super::simplex::Simplex;
 use crate::support::SupportMap;
 use clash_math::{Scalar, Vector3};
 
+/// Nesterov's momentum hands over to the plain rule once the duality gap
+/// it sees falls below this fraction of `|v|`...
+const NESTEROV_GAP: f64 = 1e-3;
+/// ...or after this many iterations.
+const NESTEROV_ITERATIONS: u32 = 32;
+
 /// When to stop.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GjkParams<T: Scalar> {
@@ -44,8 +50,9 @@ pub(crate) enum GjkEnd {
 }
 
 /// The state GJK ends in: the simplex, its closest point `v` (`a - b` in
-/// `A`'s frame) and the best lower bound on the distance (0 when no
-/// support plane separated).
+/// `A`'s frame) and the best support plane `lower`: a lower bound on the
+/// signed distance of the cores (negative when no plane separated them;
+/// minus infinity before the first).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct GjkOutput<T: Scalar> {
     pub simplex: Simplex<T>,
@@ -134,6 +141,16 @@ where
             end = GjkEnd::Converged;
             break;
         }
+        if variant == GjkVariant::Nesterov
+            && (norm - v.dot(&w.w) / norm <= params.eps.max_of(norm * T::lit(NESTEROV_GAP))
+                || k > NESTEROV_ITERATIONS)
+        {
+            // Montaut et al.'s switch (coal's): once the momentum point's
+            // support says `v` is nearly optimal, momentum only blurs the
+            // last digits, which the plain rule proves; finish with it.
+            variant = GjkVariant::Plain;
+            continue;
+        }
         let stalled = simplex.contains(&w.w) || simplex.len == 4;
         let next = if stalled {
             None
@@ -166,7 +183,7 @@ where
     GjkOutput {
         simplex,
         v,
-        lower: lower.max_of(T::ZERO),
+        lower,
         end,
     }
 }

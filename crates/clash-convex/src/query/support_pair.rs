@@ -179,8 +179,9 @@ where
                 GjkEnd::IterationLimit => QueryStatus::IterationLimit,
                 _ => QueryStatus::Converged,
             };
+            let lower = out.lower.max_of(T::ZERO);
             let distance = if end == GjkEnd::Above {
-                out.lower - margins
+                lower - margins
             } else {
                 upper - margins
             };
@@ -189,7 +190,7 @@ where
                 nearest_points: [ca + n * pair.a.margin(), cb - n * pair.b.margin()],
                 normal: n,
                 status,
-                error_bound: (upper - out.lower).max_of(T::ZERO),
+                error_bound: (upper - lower).max_of(T::ZERO),
                 warm_start: warm(out.v),
             }
         }

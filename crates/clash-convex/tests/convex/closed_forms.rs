@@ -275,9 +275,14 @@ fn degenerate_round_solids_against_balls() {
     let mut g = Gen::new(15);
     for i in 0..cases(2000) {
         let kind = 1 + i % 2;
-        let dims = [[0.0, 0.0, 0.0], [0.0, g.f(0.0, 1.0), 0.0], [g.f(0.0, 1.0), 0.0, 0.0]][i % 3];
+        let dims = [
+            [0.0, 0.0, 0.0],
+            [0.0, g.f(0.0, 1.0), 0.0],
+            [g.f(0.0, 1.0), 0.0, 0.0],
+        ][i % 3];
         let pose = g.pose_within(1.0);
         let centre = Point3::from(g.unit() * g.f(0.0, 1.5));
-        ball_solid(kind, dims, g.f(0.0, 0.5), &pose, &centre).unwrap_or_else(|e| panic!("case {i}: {e}"));
+        ball_solid(kind, dims, g.f(0.0, 0.5), &pose, &centre)
+            .unwrap_or_else(|e| panic!("case {i}: {e}"));
     }
 }

@@ -10,6 +10,7 @@ mod gjk_epa;
 mod manifold;
 mod million;
 mod oracle;
+mod requests;
 mod round_shapes;
 mod shapes;
 mod single_precision;

@@ -154,10 +154,15 @@ fn million_cases() {
         .iter()
         .filter_map(|(s, r, _)| r.as_ref().ok().map(|&(e, l)| (*s, e, l)))
         .collect();
-    let worst = ok.iter().filter(|c| !c.2).fold((0, 0.0_f64), |a, c| if c.1 > a.1 { (c.0, c.1) } else { a });
+    let worst = ok
+        .iter()
+        .filter(|c| !c.2)
+        .fold((0, 0.0_f64), |a, c| if c.1 > a.1 { (c.0, c.1) } else { a });
     let limited: Vec<_> = ok.iter().filter(|c| c.2).collect();
     let worst_limited = limited.iter().map(|c| c.1).fold(0.0_f64, f64::max);
-    let slowest = results.iter().fold((0, 0.0_f64), |a, r| if r.2 > a.1 { (r.0, r.2) } else { a });
+    let slowest = results
+        .iter()
+        .fold((0, 0.0_f64), |a, r| if r.2 > a.1 { (r.0, r.2) } else { a });
     println!(
         "{n} cases in {:.1} s: {} failures; worst relative error {:.2e} (seed {}); \
          {} answers at EPA's capacity, owning errors up to {:.2e} within their bounds; \

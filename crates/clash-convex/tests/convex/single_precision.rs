@@ -43,14 +43,24 @@ fn f32_hull_pairs_match_the_oracle() {
         );
         let t = g.unit() * g.f(0.0, 3.0);
         let (qa, qb) = (pose32(&g.pose_within(0.5)), pose32(&g.pose(t)));
-        let (oa, ob) = (Poly::from_hull(&a64, &pose64(&qa)), Poly::from_hull(&b64, &pose64(&qb)));
+        let (oa, ob) = (
+            Poly::from_hull(&a64, &pose64(&qa)),
+            Poly::from_hull(&b64, &pose64(&qb)),
+        );
         let exact = signed_distance(&oa, &ob).0;
         let c = contact(&a, &qa, &b, &qb, &req);
         let d = distance(&a, &qa, &b, &qb, &req);
         let tol = 1e-4 * oa.size().max(ob.size());
         assert!(c.distance.is_finite() && d.distance.is_finite(), "case {i}");
-        assert!((f64::from(c.distance) - exact).abs() < tol, "case {i}: {} vs {exact}", c.distance);
-        assert!((f64::from(d.distance) - exact.max(0.0)).abs() < tol, "case {i}");
+        assert!(
+            (f64::from(c.distance) - exact).abs() < tol,
+            "case {i}: {} vs {exact}",
+            c.distance
+        );
+        assert!(
+            (f64::from(d.distance) - exact.max(0.0)).abs() < tol,
+            "case {i}"
+        );
         if exact.abs() > tol {
             assert_eq!(intersects(&a, &qa, &b, &qb, &req), exact < 0.0, "case {i}");
         }
@@ -59,7 +69,11 @@ fn f32_hull_pairs_match_the_oracle() {
 
 /// Every shape kind in both precisions.
 fn twins(g: &mut Gen, i: usize) -> (Shape<f32>, Shape<f64>) {
-    let (x, y, z) = (g.f(0.05, 1.0) as f32, g.f(0.05, 1.0) as f32, g.f(0.05, 1.0) as f32);
+    let (x, y, z) = (
+        g.f(0.05, 1.0) as f32,
+        g.f(0.05, 1.0) as f32,
+        g.f(0.05, 1.0) as f32,
+    );
     let (xd, yd, zd) = (f64::from(x), f64::from(y), f64::from(z));
     match i % 6 {
         0 => (Ball::new(x).unwrap().into(), Ball::new(xd).unwrap().into()),
@@ -67,9 +81,18 @@ fn twins(g: &mut Gen, i: usize) -> (Shape<f32>, Shape<f64>) {
             Cuboid::new(Vector3::new(x, y, z)).unwrap().into(),
             Cuboid::new(Vector3::new(xd, yd, zd)).unwrap().into(),
         ),
-        2 => (CapsuleShape::new(x, y).unwrap().into(), CapsuleShape::new(xd, yd).unwrap().into()),
-        3 => (Cylinder::new(x, y).unwrap().into(), Cylinder::new(xd, yd).unwrap().into()),
-        4 => (Cone::new(x, y).unwrap().into(), Cone::new(xd, yd).unwrap().into()),
+        2 => (
+            CapsuleShape::new(x, y).unwrap().into(),
+            CapsuleShape::new(xd, yd).unwrap().into(),
+        ),
+        3 => (
+            Cylinder::new(x, y).unwrap().into(),
+            Cylinder::new(xd, yd).unwrap().into(),
+        ),
+        4 => (
+            Cone::new(x, y).unwrap().into(),
+            Cone::new(xd, yd).unwrap().into(),
+        ),
         _ => {
             let k = g.kind();
             let p: Vec<Point3<f32>> = g.points(k, 10).iter().map(|p| p.cast()).collect();
@@ -91,7 +114,13 @@ fn f32_shapes_match_their_f64_twins() {
         let t = g.unit() * g.f(0.0, 2.5);
         let (qa, qb) = (pose32(&g.pose_within(0.3)), pose32(&g.pose(t)));
         let c = contact(&a, &qa, &b, &qb, &QueryRequest::default());
-        let c64 = contact(&a64, &pose64(&qa), &b64, &pose64(&qb), &QueryRequest::default());
+        let c64 = contact(
+            &a64,
+            &pose64(&qa),
+            &b64,
+            &pose64(&qb),
+            &QueryRequest::default(),
+        );
         let size = (a64.extent() + b64.extent() + a64.margin() + b64.margin()).max(1.0);
         // Round solids overlapping deeply converge no better than EPA's
         // polytope in either precision: compare within both bounds.
