@@ -23,16 +23,9 @@ mod error;
 mod handle;
 mod node_stack;
 mod pair_tracker;
-mod pair_tree;
 mod prefetch;
 mod slots;
 mod sort_and_sweep;
-mod tree_broad_phase;
-mod tree_build;
-mod tree_insert;
-mod tree_pairs;
-mod tree_queries;
-mod tree_validate;
 
 pub use broad_phase::{BroadPhase, RayHit};
 pub use dynamic_tree::{DynamicTree, REFIT_DRIFT};

@@ -1,5 +1,5 @@
 //! Axis-aligned bounding boxes, RTCD §4.2.
-use crate::check::{check_points, check_triangles};
+use crate::fit::check::{check_points, check_triangles};
 use crate::{BoundingVolume, FitError, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};

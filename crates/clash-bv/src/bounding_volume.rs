@@ -82,7 +82,7 @@ pub trait BoundingVolume<T: Scalar>:
         triangles: &[Triangle<T>],
         moments: &[TriangleMoments<T>],
     ) -> Result<Self, FitError> {
-        crate::check::check_moments(triangles, moments)?;
+        crate::fit::check::check_moments(triangles, moments)?;
         Self::fit_triangles(triangles)
     }
 

@@ -20,46 +20,33 @@
 //! assert!(pts.iter().all(|p| b.contains_point(p)));
 //! ```
 #![deny(missing_docs)]
-// `unsafe` only in `obb_obb::avx` (AVX intrinsics behind run-time detection).
+// `unsafe` only in `obb::overlap::quad` (AVX intrinsics behind run-time detection).
 #![deny(unsafe_code)]
 
 mod aabb;
 mod bounding_volume;
 mod capsule;
-mod capsule_fit;
-mod check;
 mod error;
-mod fit_scratch;
-mod indexed_points;
+mod fit;
 mod kdop;
-mod kdop_vertices;
-mod lanes;
-mod min_area_rect;
-mod moment_sum;
 mod obb;
-mod obb_fit;
-mod obb_obb;
-mod obb_tight;
 mod relative_pose;
 mod rss;
-mod rss_fit;
-mod rss_rss;
 mod segment_segment;
 mod sphere;
-mod sphere_fit;
 
 pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, axes_are_orthonormal};
 pub use capsule::Capsule;
 pub use error::FitError;
-pub use fit_scratch::FitScratch;
-pub use indexed_points::IndexedPoints;
-pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
-pub use moment_sum::principal_axes_of_moment_union;
-pub use obb::{Obb, TIGHT_FIT_SAMPLE};
-pub use obb_fit::{
+pub use fit::axes::{
     lone_triangle_axes, lone_triangle_axes_x2, principal_axes_of_sum, principal_axes_of_sums,
 };
+pub use fit::indexed_points::IndexedPoints;
+pub use fit::moment_sum::principal_axes_of_moment_union;
+pub use fit::scratch::FitScratch;
+pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
+pub use obb::{Obb, TIGHT_FIT_SAMPLE};
 pub use relative_pose::RelativePose;
 pub use rss::Rss;
 pub use sphere::Sphere;

@@ -1,7 +1,7 @@
 //! [`Bvh`]: a bounding volume hierarchy over a [`TriMesh`].
 
 use crate::build::{self, BuildOptions};
-use crate::containment::component_vertices;
+use crate::query::containment::component_vertices;
 use crate::{BuildError, Node, TriMesh};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar, Triangle};
@@ -46,9 +46,9 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     /// connected piece (both only needed by containment queries).
     pub(crate) topology: OnceLock<Topology>,
     /// Derived lazily: pseudo-normals for signed distance.
-    pub(crate) pseudo_normals: OnceLock<crate::closest_point::PseudoNormals<T>>,
+    pub(crate) pseudo_normals: OnceLock<crate::query::closest_point::PseudoNormals<T>>,
     /// Derived lazily: the 4-wide layout ray queries traverse.
-    pub(crate) ray_layout: OnceLock<crate::ray::wide::WideBvh<T>>,
+    pub(crate) ray_layout: OnceLock<crate::query::ray::wide::WideBvh<T>>,
     pub(crate) _scalar: PhantomData<T>,
 }
 
@@ -233,7 +233,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
 pub(crate) fn leaf_triangles<T: Scalar>(mesh: &TriMesh<T>, order: &[u32]) -> Vec<Triangle<T>> {
     use rayon::prelude::*;
     let mut leaf_tris = Vec::with_capacity(order.len());
-    crate::prefault::prefault(leaf_tris.spare_capacity_mut());
+    crate::build::prefault::prefault(leaf_tris.spare_capacity_mut());
     order
         .par_iter()
         .with_min_len(16 * 1024)

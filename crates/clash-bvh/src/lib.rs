@@ -41,42 +41,27 @@
 //! ```
 #![deny(missing_docs)]
 
-mod batch;
 mod build;
-mod bv_pair;
-mod bv_query;
 mod bvh;
-mod closest_point;
-mod collide;
-mod containment;
-mod continuous;
-mod distance;
 mod error;
-mod fixed_heap;
-mod fixed_stack;
 pub mod io;
 mod mesh;
 mod node;
-mod partition;
-mod prefault;
-mod ray;
-mod recycle;
-mod sah;
-mod self_collide;
-mod shape_query;
+mod query;
+mod traverse;
 mod validate;
 
-pub use batch::{TreePair, collide_pairs};
 pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
-pub use bv_pair::BvPair;
-pub use bv_query::{BvQuery, PreparedRay};
 pub use bvh::{Bvh, TreeStats};
-pub use closest_point::{MeshPoint, SignedDistance, SignedDistanceError};
-pub use collide::{CollisionRequest, CollisionResult, Containment, TrianglePair};
-pub use continuous::{Motion, TimeOfContact};
-pub use distance::{DistanceRequest, MeshDistance};
 pub use error::{BuildError, LoadError, MeshError};
 pub use mesh::TriMesh;
 pub use node::Node;
-pub use ray::{MeshRayHit, RayQuery};
-pub use shape_query::Shape;
+pub use query::batch::{TreePair, collide_pairs};
+pub use query::closest_point::{MeshPoint, SignedDistance, SignedDistanceError};
+pub use query::collide::{CollisionRequest, CollisionResult, Containment, TrianglePair};
+pub use query::continuous::{Motion, TimeOfContact};
+pub use query::distance::{DistanceRequest, MeshDistance};
+pub use query::ray::{MeshRayHit, RayQuery};
+pub use query::shape::Shape;
+pub use traverse::bv_pair::BvPair;
+pub use traverse::bv_query::{BvQuery, PreparedRay};

@@ -8,7 +8,8 @@ use clash::bv::BoundingVolume;
 use clash::bv::RelativePose;
 use clash::bvh::io::TreeHeader;
 use clash::bvh::{BuildOptions, Bvh, FitQuality, SplitRule};
-use clash::math::{Matrix3, Point3, Ray, Scalar, Vector3};
+use clash::math::{Point3, Ray, Scalar, Vector3};
+use clash::pose::{ROTATION_TOLERANCE, pose_from_matrix};
 use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -186,46 +187,23 @@ fn number_lines(path: &Path, count: usize, what: &str) -> CliResult<Vec<(usize, 
     Ok(out)
 }
 
-/// Largest deviation from orthonormality (largest entry of `RᵀR − I`) of a
-/// rotation used exactly as written: a matrix printed with 17 significant
-/// digits from an orthonormal one is within a few ulps, and the volume tests'
-/// rounding slack (64 ulps) covers that.
-const EXACT_ROTATION_TOLERANCE: f64 = 1e-14;
-
-/// Largest deviation accepted at all: rotations written with fewer digits
-/// (single precision, `%.6f`) are re-orthonormalised, with a note on stderr.
-const ROTATION_TOLERANCE: f64 = 1e-5;
-
 /// Reads a poses file: one row-major 3x4 matrix `[R | t]` per line. Poses
 /// keep the file's matrix exactly (trees place triangles with it, as FCL
 /// does), unless it is only approximately orthonormal, when the nearest
-/// rotation is used instead.
+/// rotation is used instead (`clash::pose`).
 pub fn read_poses<T: Scalar>(path: &Path) -> CliResult<Vec<RelativePose<T>>> {
     let mut adjusted = Vec::new();
     let poses = number_lines(path, 12, "a row-major 3x4 pose matrix")?
         .into_iter()
         .map(|(n, v)| {
-            let mut r = Matrix3::new(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]);
-            let deviation = (r.transpose() * r - Matrix3::identity()).abs().max();
-            let at = |msg: String| CliError::new(format!("{}:{n}: {msg}", path.display()));
-            if deviation > ROTATION_TOLERANCE {
-                return Err(at(format!(
-                    "the rotation is not orthonormal (largest entry of R^T R - I is {deviation:.3e})"
-                )));
-            }
-            if r.determinant() < 0.0 {
-                return Err(at("the rotation is a reflection (determinant < 0)".into()));
-            }
-            if deviation > EXACT_ROTATION_TOLERANCE {
-                // The nearest rotation (polar decomposition by Newton's iteration).
-                for _ in 0..8 {
-                    let inverse_transpose = r.try_inverse().map(|m| m.transpose()).unwrap_or(r);
-                    r = (r + inverse_transpose) * 0.5;
-                }
+            // number_lines gave exactly 12 numbers.
+            let m: [f64; 12] = std::array::from_fn(|i| v[i]);
+            let p = pose_from_matrix::<T>(&m)
+                .map_err(|e| CliError::new(format!("{}:{n}: {e}", path.display())))?;
+            if p.repaired {
                 adjusted.push(n);
             }
-            let t = Vector3::new(T::lit(v[3]), T::lit(v[7]), T::lit(v[11]));
-            Ok(RelativePose::from_matrix(r.map(T::lit), t))
+            Ok(p.pose)
         })
         .collect::<CliResult<Vec<_>>>()?;
     if let Some(first) = adjusted.first() {

@@ -24,7 +24,6 @@ pub mod covariance;
 pub mod eigen;
 mod error;
 pub mod hull;
-mod moment_union;
 pub mod pair;
 pub mod predicates;
 pub mod primitives;

@@ -10,9 +10,11 @@
 //! | [`bvh`] | `clash-bvh` | meshes, trees, mesh/mesh collision and distance, rays, save/load |
 //! | [`broad`] | `clash-broad` | dynamic AABB tree and sort-and-sweep broad phases |
 //!
-//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), a
-//! [`CollisionWorld`] that runs the broad phase and then mesh/mesh
-//! collision over the candidate pairs in parallel, and a [`prelude`].
+//! This crate adds mesh file loaders ([`mesh_file`]: OBJ, STL, PLY), poses
+//! from matrices as the command line and the Python package take them
+//! ([`pose`]), a [`CollisionWorld`] that runs the broad phase and then
+//! mesh/mesh collision over the candidate pairs in parallel, robot models
+//! ([`robot`]: URDF and SRDF loading, forward kinematics), and a [`prelude`].
 //! The optional features `glam` and `mint` turn on nalgebra's conversions
 //! to and from those crates' types (see [`mesh_from_points`]).
 //!
@@ -36,6 +38,8 @@
 #![deny(missing_docs)]
 
 pub mod mesh_file;
+pub mod pose;
+pub mod robot;
 mod world;
 
 pub use world::{CollisionWorld, ObjectHandle, PairContacts, WorldError};
@@ -79,6 +83,7 @@ pub use mint;
 /// The names most programs need, for `use clash::prelude::*`.
 pub mod prelude {
     pub use crate::mesh_file::{MeshFileError, MeshFormat, load_mesh, read_mesh};
+    pub use crate::robot::{PackageMap, Robot, RobotPoses, Srdf};
     pub use crate::{CollisionWorld, ObjectHandle, PairContacts, mesh_from_points};
     pub use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
     pub use clash_bvh::{

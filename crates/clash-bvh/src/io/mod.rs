@@ -248,7 +248,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         // growing the buffer by doubling copied it about once more and
         // faulted twice its pages in.
         let mut out = Vec::with_capacity(HEADER_LEN + payload::len_bound(self));
-        crate::prefault::prefault(out.spare_capacity_mut());
+        crate::build::prefault::prefault(out.spare_capacity_mut());
         out.resize(HEADER_LEN, 0);
         let mut w = Hashing::new(&mut out);
         payload::write(self, &mut w).expect("writing plain data into a Vec cannot fail");

@@ -8,7 +8,7 @@
 
 use super::source::{CHUNK_BYTES, Source};
 use super::{Decoded, Nodes, config};
-use crate::prefault::prefault;
+use crate::build::prefault::prefault;
 use crate::validate::PreviousUses;
 use crate::{Bvh, LoadError, Node, TriMesh};
 use clash_bv::BoundingVolume;

@@ -1,0 +1,232 @@
+//! Closest point on a mesh to a query point, and signed distance for closed
+//! meshes by angle-weighted pseudo-normals (Bærentzen and Aanæs, "Signed
+//! distance computation using the angle weighted pseudonormal", 2005).
+
+use crate::traverse::stack::FixedStack;
+use crate::{BvQuery, Bvh, MAX_DEPTH};
+use clash_math::{Point3, Scalar, Vector3};
+use clash_narrow::closest::point_triangle;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// The point of a mesh closest to a query point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshPoint<T: Scalar> {
+    /// Index of the triangle the point lies on (the smallest index among
+    /// triangles at the same distance).
+    pub triangle: u32,
+    /// The closest point.
+    pub point: Point3<T>,
+    /// Barycentric weights of the point in its triangle.
+    pub barycentric: [T; 3],
+    /// Squared distance from the query point.
+    pub distance_squared: T,
+}
+
+/// Signed distance from a closed mesh: negative inside.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SignedDistance<T: Scalar> {
+    /// Distance, negative when the query point is inside the mesh, zero on it.
+    pub distance: T,
+    /// The closest point of the mesh.
+    pub closest: MeshPoint<T>,
+}
+
+/// Why a signed-distance query cannot be answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SignedDistanceError {
+    /// The mesh does not bound a volume (an edge is not shared by exactly two
+    /// oppositely wound triangles); weld it first if it is a soup.
+    #[error("signed distance needs a closed mesh")]
+    NotClosed,
+}
+
+/// Angle-weighted pseudo-normals of a closed mesh: per face, per vertex and per edge.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PseudoNormals<T: Scalar> {
+    face: Vec<Vector3<T>>,
+    vertex: Vec<Vector3<T>>,
+    edge: HashMap<(u32, u32), Vector3<T>>,
+}
+
+impl<T: Scalar> PseudoNormals<T> {
+    pub(crate) fn new(mesh: &crate::TriMesh<T>) -> Self {
+        let v = mesh.vertices();
+        let mut face = Vec::with_capacity(mesh.num_triangles());
+        let mut vertex = vec![Vector3::zeros(); v.len()];
+        let mut edge: HashMap<(u32, u32), Vector3<T>> = HashMap::new();
+        for (i, tri) in mesh.indices().iter().enumerate() {
+            let t = mesh.triangle(i);
+            let n = t.normal().unwrap_or_else(Vector3::zeros);
+            face.push(n);
+            for k in 0..3 {
+                let (p, q, r) = (tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]);
+                let (e1, e2) = (v[q as usize] - v[p as usize], v[r as usize] - v[p as usize]);
+                let angle = match (e1.try_normalize(T::ZERO), e2.try_normalize(T::ZERO)) {
+                    (Some(a), Some(b)) => a.dot(&b).clamp(-T::ONE, T::ONE).acos(),
+                    _ => T::ZERO,
+                };
+                vertex[p as usize] += n * angle;
+                *edge
+                    .entry((p.min(q), p.max(q)))
+                    .or_insert_with(Vector3::zeros) += n;
+            }
+        }
+        Self { face, vertex, edge }
+    }
+}
+
+const STACK: usize = MAX_DEPTH as usize + 2;
+
+impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
+    /// The point of the mesh closest to `p` (exact up to rounding: among
+    /// triangles whose distances tie, the smallest index). Nodes are visited
+    /// nearest first and pruned by their volume's distance bound; no allocation.
+    pub fn closest_point(&self, p: &Point3<T>) -> MeshPoint<T> {
+        self.closest_point_within(p, T::INFINITY)
+            .unwrap_or_else(|| {
+                // Only reachable for a non-finite query point: answer with triangle 0.
+                let r = point_triangle(p, &self.mesh.triangle(0));
+                MeshPoint {
+                    triangle: 0,
+                    point: r.point,
+                    barycentric: [r.u, r.v, r.w],
+                    distance_squared: (r.point - p).norm_squared(),
+                }
+            })
+    }
+
+    /// The closest point when it is within `max_distance` of `p`, else `None`
+    /// (faster: the search starts with that bound).
+    pub fn closest_point_within(&self, p: &Point3<T>, max_distance: T) -> Option<MeshPoint<T>> {
+        let mut best_d2 = if max_distance.finite() {
+            max_distance * max_distance
+        } else {
+            T::INFINITY
+        };
+        let mut best: Option<MeshPoint<T>> = None;
+        let mut stack = FixedStack::<_, STACK>::with((
+            0u32,
+            self.nodes[0].bv.point_distance_squared_lower_bound(p),
+        ));
+        while let Some((i, lb)) = stack.pop() {
+            if lb > best_d2 {
+                continue;
+            }
+            let node = &self.nodes[i as usize];
+            match node.triangle_range() {
+                Some(range) => {
+                    for pos in range {
+                        let (tri, id) = self.leaf_triangle(pos);
+                        let r = point_triangle(p, tri);
+                        let d2 = (r.point - p).norm_squared();
+                        if d2 < best_d2 || (d2 == best_d2 && best.is_none_or(|b| id < b.triangle)) {
+                            best_d2 = d2;
+                            best = Some(MeshPoint {
+                                triangle: id,
+                                point: r.point,
+                                barycentric: [r.u, r.v, r.w],
+                                distance_squared: d2,
+                            });
+                        }
+                    }
+                }
+                None => {
+                    let (l, r) = (i + 1, node.child_or_first);
+                    let dl = self.nodes[l as usize]
+                        .bv
+                        .point_distance_squared_lower_bound(p);
+                    let dr = self.nodes[r as usize]
+                        .bv
+                        .point_distance_squared_lower_bound(p);
+                    let (near, far) = if dl <= dr {
+                        ((l, dl), (r, dr))
+                    } else {
+                        ((r, dr), (l, dl))
+                    };
+                    stack.push(far);
+                    stack.push(near);
+                }
+            }
+        }
+        best
+    }
+
+    /// [`Self::closest_point`] for many points in parallel; `result[i]` answers `points[i]`.
+    pub fn closest_points(&self, points: &[Point3<T>]) -> Vec<MeshPoint<T>> {
+        points.par_iter().map(|p| self.closest_point(p)).collect()
+    }
+
+    /// Signed distance from `p` to a closed mesh: negative inside, positive
+    /// outside, zero on the surface. The sign comes from the angle-weighted
+    /// pseudo-normal of the closest feature (face, edge or vertex), which is
+    /// right near edges and vertices where the face normal is not.
+    ///
+    /// # Errors
+    /// [`SignedDistanceError::NotClosed`] for an open mesh.
+    pub fn signed_distance(&self, p: &Point3<T>) -> Result<SignedDistance<T>, SignedDistanceError> {
+        if !self.is_closed() {
+            return Err(SignedDistanceError::NotClosed);
+        }
+        let normals = self
+            .pseudo_normals
+            .get_or_init(|| PseudoNormals::new(&self.mesh));
+        let c = self.closest_point(p);
+        let d = c.distance_squared.sqrt();
+        if c.distance_squared == T::ZERO {
+            return Ok(SignedDistance {
+                distance: T::ZERO,
+                closest: c,
+            });
+        }
+        let tri = self.mesh.indices()[c.triangle as usize];
+        let w = c.barycentric;
+        let zero: Vec<usize> = (0..3).filter(|&k| w[k] == T::ZERO).collect();
+        let n = match zero.len() {
+            // on a vertex: the weight-one corner
+            2 => {
+                let k = (0..3).find(|k| !zero.contains(k)).unwrap_or(0);
+                normals.vertex[tri[k] as usize]
+            }
+            // on an edge: the edge opposite the zero-weight corner
+            1 => {
+                let k = zero[0];
+                let (a, b) = (tri[(k + 1) % 3], tri[(k + 2) % 3]);
+                normals
+                    .edge
+                    .get(&(a.min(b), a.max(b)))
+                    .copied()
+                    .unwrap_or(normals.face[c.triangle as usize])
+            }
+            _ => normals.face[c.triangle as usize],
+        };
+        let sign = if (p - c.point).dot(&n) < T::ZERO {
+            -T::ONE
+        } else {
+            T::ONE
+        };
+        Ok(SignedDistance {
+            distance: d * sign,
+            closest: c,
+        })
+    }
+
+    /// `true` when `p` is inside the closed mesh or on its surface.
+    ///
+    /// # Errors
+    /// [`SignedDistanceError::NotClosed`] for an open mesh.
+    pub fn contains_point(&self, p: &Point3<T>) -> Result<bool, SignedDistanceError> {
+        Ok(self.signed_distance(p)?.distance <= T::ZERO)
+    }
+
+    /// [`Self::signed_distance`] for many points in parallel; `result[i]` answers `points[i]`.
+    ///
+    /// # Errors
+    /// [`SignedDistanceError::NotClosed`] for an open mesh.
+    pub fn signed_distances(
+        &self,
+        points: &[Point3<T>],
+    ) -> Result<Vec<SignedDistance<T>>, SignedDistanceError> {
+        points.par_iter().map(|p| self.signed_distance(p)).collect()
+    }
+}

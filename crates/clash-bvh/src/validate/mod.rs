@@ -1,0 +1,124 @@
+//! Structural invariants of a [`Bvh`], checked by tests and after loading:
+//! preorder links, the leaf order, well-formed volumes, and containment.
+//!
+//! This file checks the structure and the leaf order; `volumes.rs` checks
+//! that every volume holds the triangles below it.
+
+#[cfg(test)]
+mod tests;
+mod volumes;
+
+#[cfg(test)]
+use volumes::PARALLEL_FROM;
+pub(crate) use volumes::{PreviousUses, check_volumes};
+
+use crate::Bvh;
+use clash_bv::BoundingVolume;
+use clash_math::Scalar;
+
+/// Every invariant of `bvh` (see [`Bvh::validate`]).
+pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Result<(), String> {
+    check_structure(
+        bvh.nodes.len(),
+        bvh.order.len(),
+        bvh.mesh.num_triangles(),
+        |i| {
+            let n = &bvh.nodes[i];
+            (n.child_or_first, n.count)
+        },
+    )?;
+    check_order(&bvh.order, bvh.mesh.num_triangles())?;
+    if let Some(i) = bvh.nodes.iter().position(|n| !n.bv.is_well_formed()) {
+        return Err(malformed(i));
+    }
+    check_volumes(bvh, None)
+}
+
+/// The error for node `i`, whose volume is not
+/// [`BoundingVolume::is_well_formed`].
+pub(crate) fn malformed(i: usize) -> String {
+    format!("node {i} has a malformed bounding volume")
+}
+
+/// `order` must name each of `n` triangles exactly once.
+pub(crate) fn check_order(order: &[u32], n: usize) -> Result<(), String> {
+    let mut seen = vec![false; n];
+    for &id in order {
+        let slot = seen
+            .get_mut(id as usize)
+            .ok_or_else(|| format!("leaf order names triangle {id}, out of range"))?;
+        if *slot {
+            return Err(format!("triangle {id} appears twice in the leaf order"));
+        }
+        *slot = true;
+    }
+    Ok(())
+}
+
+/// Checks that `n` nodes (given as `(child_or_first, count)`) form a valid
+/// preorder tree whose leaves tile `0..order_len` in order, and that
+/// `order_len == num_triangles`. Never indexes out of range, never loops.
+pub(crate) fn check_structure(
+    n: usize,
+    order_len: usize,
+    num_triangles: usize,
+    node: impl Fn(usize) -> (u32, u32),
+) -> Result<(), String> {
+    if n == 0 {
+        return Err("the tree has no nodes".into());
+    }
+    if order_len != num_triangles {
+        return Err(format!(
+            "leaf order has {order_len} entries for {num_triangles} triangles"
+        ));
+    }
+    if n > 2 * num_triangles.max(1) {
+        return Err(format!("{n} nodes for {num_triangles} triangles"));
+    }
+    // Walk in preorder; node i's subtree must occupy exactly [i, end).
+    // stack of (node, end of its subtree's slot range)
+    let mut next_leaf_pos = 0usize;
+    let mut expected = 0usize; // next node index preorder must visit
+    let mut stack: Vec<(usize, usize, u32)> = vec![(0, n, 0)];
+    while let Some((i, end, depth)) = stack.pop() {
+        if depth > crate::MAX_DEPTH {
+            return Err(format!("node {i} is deeper than {}", crate::MAX_DEPTH));
+        }
+        if i != expected || i >= end || end > n {
+            return Err(format!("node {i} is out of preorder"));
+        }
+        expected += 1;
+        let (c, count) = node(i);
+        if count > 0 {
+            if c as usize != next_leaf_pos {
+                return Err(format!("leaf {i} starts at {c}, expected {next_leaf_pos}"));
+            }
+            next_leaf_pos = next_leaf_pos
+                .checked_add(count as usize)
+                .filter(|&e| e <= order_len)
+                .ok_or_else(|| format!("leaf {i} runs past the triangle list"))?;
+            if expected != end {
+                return Err(format!("leaf {i} does not end its subtree"));
+            }
+        } else {
+            let r = c as usize;
+            if r <= i + 1 || r >= end {
+                return Err(format!(
+                    "internal node {i} has right child {r} outside ({}, {end})",
+                    i + 1
+                ));
+            }
+            stack.push((r, end, depth + 1));
+            stack.push((i + 1, r, depth + 1));
+        }
+    }
+    if expected != n {
+        return Err(format!("{} nodes are unreachable", n - expected));
+    }
+    if next_leaf_pos != order_len {
+        return Err(format!(
+            "leaves cover {next_leaf_pos} of {order_len} triangles"
+        ));
+    }
+    Ok(())
+}
