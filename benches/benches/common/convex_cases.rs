@@ -274,7 +274,10 @@ pub fn sphere_points(n: usize, seed: u64) -> Vec<Point3<f64>> {
 
 /// The convex hulls of the Panda arm's collision meshes (`data/robots/panda/meshes/collision`).
 pub fn panda_hulls() -> Vec<(String, Both)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/robots/panda/meshes/collision");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/robots/panda/meshes/collision"
+    );
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("data/robots/panda")
         .filter_map(|e| e.ok().map(|e| e.path()))
