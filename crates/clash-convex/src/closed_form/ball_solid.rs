@@ -4,8 +4,8 @@
 //! through their axis), including the nearest boundary point when the
 //! centre is inside.
 
-use super::from_cores;
-use crate::query::ContactResult;
+use super::{common_point, from_cores};
+use crate::query::{ContactResult, DistanceResult, QueryStatus, WarmStart};
 use crate::shape::ShapeRef;
 use crate::support::SupportMap;
 use clash_bv::Aabb;
@@ -138,6 +138,15 @@ fn point_cone<T: Scalar>(p: &Point3<T>, h: T, r: T) -> (Point3<T>, T, Vector3<T>
     }
 }
 
+/// The solid's core point nearest to the ball's centre, in the world:
+/// [`point_solid`] answers `p - q = n d` for the local centre `p` and core
+/// point `q`, so the world point is the centre moved back along the world
+/// normal `n`, which spares a rotation.
+#[inline]
+fn core_point<T: Scalar>(centre: &Point3<T>, n: &Vector3<T>, d: T) -> Point3<T> {
+    centre - n * d
+}
+
 /// A ball's centre (world) with margin `ball_margin` against a solid at
 /// `pose`, solid first; `None` when `solid` is not a box, cylinder or cone.
 /// The flag says the centre is inside the solid's core.
@@ -148,14 +157,82 @@ pub(crate) fn contact<T: Scalar>(
     pose: &Isometry3<T>,
 ) -> Option<(ContactResult<T>, bool)> {
     let local = pose.inverse_transform_point(centre);
-    let (q, d, n) = point_solid(solid, &local)?;
+    let (_, d, n) = point_solid(solid, &local)?;
+    let n = pose.rotation * n;
     let c = from_cores(
-        pose * q,
+        core_point(centre, &n, d),
         *centre,
         d,
-        pose.rotation * n,
+        n,
         solid.margin(),
         ball_margin,
     );
     Some((c, d < T::ZERO))
+}
+
+/// The distance of a ball (centre in the world, margin `ball_margin`) to a
+/// solid at `pose`, straight from the closest core point, without the
+/// contact's intermediate result; the ball is the first shape when
+/// `ball_first`. `None` when `solid` is not a box, cylinder or cone.
+/// Equal to the distance made from [`contact`], placed in the world the
+/// same way.
+pub(crate) fn distance<T: Scalar>(
+    centre: &Point3<T>,
+    ball_margin: T,
+    solid: ShapeRef<'_, T>,
+    pose: &Isometry3<T>,
+    ball_first: bool,
+    upper_bound: T,
+) -> Option<DistanceResult<T>> {
+    let local = pose.inverse_transform_point(centre);
+    let (_, d, n) = point_solid(solid, &local)?;
+    let ms = solid.margin();
+    // From the solid towards the ball, world frame.
+    let n = pose.rotation * n;
+    let core = core_point(centre, &n, d);
+    let warm_start = if ball_first {
+        WarmStart::default()
+    } else {
+        WarmStart {
+            direction: -n,
+            hints: [0, 0],
+        }
+    };
+    let gap = d - ms - ball_margin;
+    if gap > T::ZERO {
+        let (on_solid, on_ball) = (core + n * ms, centre - n * ball_margin);
+        let (nearest_points, normal) = if ball_first {
+            ([on_ball, on_solid], -n)
+        } else {
+            ([on_solid, on_ball], n)
+        };
+        let status = if gap > upper_bound {
+            QueryStatus::UpperBoundExceeded
+        } else {
+            QueryStatus::Converged
+        };
+        return Some(DistanceResult {
+            distance: gap,
+            nearest_points,
+            normal,
+            status,
+            error_bound: T::ZERO,
+            warm_start,
+        });
+    }
+    let common = if d < T::ZERO {
+        *centre
+    } else if ball_first {
+        common_point(*centre, core, ball_margin, ms)
+    } else {
+        common_point(core, *centre, ms, ball_margin)
+    };
+    Some(DistanceResult {
+        distance: T::ZERO,
+        nearest_points: [common, common],
+        normal: Vector3::zeros(),
+        status: QueryStatus::Converged,
+        error_bound: T::ZERO,
+        warm_start,
+    })
 }

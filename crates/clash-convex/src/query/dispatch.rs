@@ -3,7 +3,7 @@
 
 use super::support_pair;
 use super::{ContactResult, DistanceResult, QueryRequest, QueryStatus, WarmStart};
-use crate::closed_form::{self, ClosedForm, Relative, cuboid_cuboid, swept};
+use crate::closed_form::{self, ClosedForm, Relative, ball_solid, cuboid_cuboid, swept};
 use crate::shape::ShapeRef;
 use crate::support::SupportMap;
 use clash_math::{Isometry3, Point3, Scalar, Vector3};
@@ -87,6 +87,22 @@ where
         );
         return bounded(swept::ball_ball(&ca, a.margin(), &cb, b.margin()), request);
     }
+    // A ball against a box, cylinder or cone, without the common point.
+    match (a.shape_ref(), b.shape_ref()) {
+        (Some(ShapeRef::Ball(_)), Some(solid)) => {
+            let centre = Point3::from(pose_a.translation.vector);
+            if let Some((c, _)) = ball_solid::contact(&centre, a.margin(), solid, pose_b) {
+                return bounded(c.swapped_sides(), request);
+            }
+        }
+        (Some(solid), Some(ShapeRef::Ball(_))) => {
+            let centre = Point3::from(pose_b.translation.vector);
+            if let Some((c, _)) = ball_solid::contact(&centre, b.margin(), solid, pose_a) {
+                return bounded(c, request);
+            }
+        }
+        _ => {}
+    }
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, _) => bounded(c, request),
         ClosedForm::SeparatedBoxes(axis) => {
@@ -146,9 +162,28 @@ where
             warm_start: WarmStart::default(),
         };
     }
-    // Boxes have no closed-form distance: GJK measures it directly.
-    if let (Some(ShapeRef::Cuboid(_)), Some(ShapeRef::Cuboid(_))) = (a.shape_ref(), b.shape_ref()) {
-        return support_pair::distance(a, pose_a, b, pose_b, request);
+    match (a.shape_ref(), b.shape_ref()) {
+        // Boxes have no closed-form distance: GJK measures it directly.
+        (Some(ShapeRef::Cuboid(_)), Some(ShapeRef::Cuboid(_))) => {
+            return support_pair::distance(a, pose_a, b, pose_b, request);
+        }
+        // A ball against a box, cylinder or cone, without the contact.
+        (Some(ShapeRef::Ball(_)), Some(solid)) => {
+            let centre = Point3::from(pose_a.translation.vector);
+            let bound = request.distance_upper_bound;
+            if let Some(d) = ball_solid::distance(&centre, a.margin(), solid, pose_b, true, bound) {
+                return d;
+            }
+        }
+        (Some(solid), Some(ShapeRef::Ball(_))) => {
+            let centre = Point3::from(pose_b.translation.vector);
+            let bound = request.distance_upper_bound;
+            if let Some(d) = ball_solid::distance(&centre, b.margin(), solid, pose_a, false, bound)
+            {
+                return d;
+            }
+        }
+        _ => {}
     }
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, Some(common)) => {

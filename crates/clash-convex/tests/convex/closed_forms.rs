@@ -168,15 +168,35 @@ fn ball_against_box_matches_the_oracle() {
                 assert_eq!(hit, exact < 0.0, "case {i}");
             }
         }
-        let d = distance(&ball, &pose_ball, &cube, &pose_box, &req);
-        assert!((d.distance - exact.max(0.0)).abs() < 1e-12, "case {i}");
-        if exact <= 0.0 {
-            let p = pose_box.inverse() * d.nearest_points[0];
-            assert!(point_box(&p, e) <= mc + 1e-12, "case {i}");
+        for swap in [false, true] {
+            let d = if swap {
+                distance(&cube, &pose_box, &ball, &pose_ball, &req)
+            } else {
+                distance(&ball, &pose_ball, &cube, &pose_box, &req)
+            };
             assert!(
-                (d.nearest_points[0] - pose_ball * Point3::origin()).norm() <= r + mb + 1e-12,
-                "case {i}"
+                (d.distance - exact.max(0.0)).abs() < 1e-12,
+                "case {i} swap {swap}"
             );
+            let [on_ball, on_box] = if swap {
+                [d.nearest_points[1], d.nearest_points[0]]
+            } else {
+                d.nearest_points
+            };
+            // Each point lies on its shape; apart, they realise the
+            // distance along the normal.
+            let p = pose_box.inverse() * on_box;
+            assert!(point_box(&p, e) <= mc + 1e-12, "case {i} swap {swap}");
+            assert!(
+                (on_ball - pose_ball * Point3::origin()).norm() <= r + mb + 1e-12,
+                "case {i} swap {swap}"
+            );
+            if exact > 0.0 {
+                let realised = d.nearest_points[1] - d.nearest_points[0] - d.normal * d.distance;
+                assert!(realised.norm() < 1e-12, "case {i} swap {swap}");
+            } else {
+                assert_eq!(on_ball, on_box, "case {i} swap {swap}");
+            }
         }
     }
 }
