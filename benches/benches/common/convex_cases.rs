@@ -13,6 +13,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
+/// A polytope as its vertices and triangles.
+pub type Polytope = (Vec<Point3<f64>>, Vec<[u32; 3]>);
+
 /// A shape in both libraries.
 #[derive(Clone)]
 pub struct Both {
@@ -23,7 +26,7 @@ pub struct Both {
     /// Parry's shape runs along y where ours runs along z.
     pub turned: bool,
     /// Its polytope for the reference (vertices, triangles), if it is one.
-    pub poly: Option<(Vec<Point3<f64>>, Vec<[u32; 3]>)>,
+    pub poly: Option<Polytope>,
 }
 
 impl Both {

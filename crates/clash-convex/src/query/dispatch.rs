@@ -188,7 +188,7 @@ where
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, Some(common)) => {
             let c = bounded(c, request);
-            let d = if c.distance > T::ZERO {
+            if c.distance > T::ZERO {
                 DistanceResult {
                     distance: c.distance,
                     nearest_points: c.nearest_points,
@@ -206,8 +206,7 @@ where
                     error_bound: T::ZERO,
                     warm_start: c.warm_start,
                 }
-            };
-            d
+            }
         }
         ClosedForm::SeparatedBoxes(axis) => {
             support_pair::distance(a, pose_a, b, pose_b, &seeded(request, axis))

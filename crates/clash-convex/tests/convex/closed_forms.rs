@@ -135,7 +135,11 @@ fn ball_against_box_matches_the_oracle() {
         let (r, mb, mc) = (
             g.f(0.0, 1.0),
             g.f(0.0, 0.1),
-            if i % 2 == 0 { 0.0 } else { g.f(0.0, 0.1) },
+            if i.is_multiple_of(2) {
+                0.0
+            } else {
+                g.f(0.0, 0.1)
+            },
         );
         let cube = Cuboid::new(Vector3::from(e))
             .unwrap()
@@ -223,7 +227,7 @@ fn box_against_box_matches_the_polytope_oracle() {
         let eb = Vector3::new(g.f(0.01, 1.0), g.f(0.01, 1.0), g.f(0.01, 1.0));
         let pa = g.pose_within(2.0);
         let dir = g.unit();
-        let pb = if i % 4 == 0 {
+        let pb = if i.is_multiple_of(4) {
             // Aligned boxes: face against face.
             let t = pa.translation.vector + dir * g.f(0.0, 2.0);
             Isometry3::from_parts(t.into(), pa.rotation)

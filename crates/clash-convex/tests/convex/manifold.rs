@@ -59,7 +59,7 @@ fn box_resting_on_a_box_has_four_points() {
 
 /// A random box or hull, as a shape and as a polytope for the checks.
 fn faceted(g: &mut Gen, i: usize) -> (Shape<f64>, ConvexHull<f64>) {
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         let e = Vector3::new(g.f(0.05, 1.0), g.f(0.05, 1.0), g.f(0.05, 1.0));
         let mut pts = Vec::new();
         for k in 0..8 {

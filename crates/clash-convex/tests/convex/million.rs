@@ -19,7 +19,7 @@ use std::time::Instant;
 /// it (an iteration limit with an error bound that covers it).
 pub fn one_case(seed: u64) -> Result<(f64, bool), String> {
     let mut g = Gen::new(seed ^ 0x9e37_79b9_7f4a_7c15);
-    let variant = if seed % 2 == 0 {
+    let variant = if seed.is_multiple_of(2) {
         GjkVariant::Plain
     } else {
         GjkVariant::Nesterov
@@ -132,6 +132,10 @@ fn exact_touching(g: &mut Gen, req: &QueryRequest<f64>) -> Result<(f64, bool), S
     hull_pair(&a, &pose_a, &b, &pose_b, req, gap == 0.0).map(|o| (o.error, false))
 }
 
+/// One case's seed, its answer (the error relative to the size and whether
+/// the result owned it, or the failure) and its time in seconds.
+type Outcome = (u64, Result<(f64, bool), String>, f64);
+
 #[test]
 #[ignore = "a million cases, minutes in release on 2 cores: \
             cargo test -p clash-convex --release --test convex million -- --ignored --nocapture"]
@@ -141,7 +145,7 @@ fn million_cases() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000);
     let start = Instant::now();
-    let results: Vec<(u64, Result<(f64, bool), String>, f64)> = (0..n)
+    let results: Vec<Outcome> = (0..n)
         .into_par_iter()
         .map(|seed| {
             let t = Instant::now();

@@ -165,7 +165,7 @@ fn nesterov_agrees_with_plain() {
         ..QueryRequest::default()
     };
     for i in 0..cases(500) {
-        let (a, b) = if i % 2 == 0 {
+        let (a, b) = if i.is_multiple_of(2) {
             hulls(&mut g)
         } else {
             (

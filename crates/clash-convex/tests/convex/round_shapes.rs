@@ -94,9 +94,9 @@ fn round_solids_against_hulls_lie_in_the_bracket() {
     let req = QueryRequest::default();
     for i in 0..cases(40) {
         let (shape, inner, outer) = round_solid(&mut g, i % 2 == 1);
-        let other_round = i % 3 == 0;
+        let other_round = i.is_multiple_of(3);
         let (other, o_in, o_out): (Shape<f64>, ConvexHull<f64>, ConvexHull<f64>) = if other_round {
-            round_solid(&mut g, i % 4 == 0)
+            round_solid(&mut g, i.is_multiple_of(4))
         } else {
             let k = g.kind();
             let h = ConvexHull::new(&g.points(k, 12)).unwrap();
