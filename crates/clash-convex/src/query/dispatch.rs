@@ -68,6 +68,55 @@ fn bounded<T: Scalar>(mut c: ContactResult<T>, request: &QueryRequest<T>) -> Con
     c
 }
 
+/// A pair of a ball and another shape, seen from the ball.
+struct BallWithOther<'s, T: Scalar> {
+    /// The ball's centre (world frame).
+    centre: Point3<T>,
+    /// The ball's radius with its margin.
+    margin: T,
+    /// The other shape.
+    other: ShapeRef<'s, T>,
+    /// The other shape's pose.
+    pose: &'s Isometry3<T>,
+    /// The ball is the pair's first shape.
+    ball_first: bool,
+}
+
+/// The pair seen from its ball when exactly one of the two built-in
+/// shapes is a ball (pairs of balls have their own closed form).
+#[inline]
+fn ball_with_other<'s, T, A, B>(
+    a: &'s A,
+    pose_a: &'s Isometry3<T>,
+    b: &'s B,
+    pose_b: &'s Isometry3<T>,
+) -> Option<BallWithOther<'s, T>>
+where
+    T: Scalar,
+    A: SupportMap<T> + ?Sized,
+    B: SupportMap<T> + ?Sized,
+{
+    let at = |pose: &Isometry3<T>| Point3::from(pose.translation.vector);
+    match (a.shape_ref()?, b.shape_ref()?) {
+        (ShapeRef::Ball(_), ShapeRef::Ball(_)) => None,
+        (ShapeRef::Ball(_), other) => Some(BallWithOther {
+            centre: at(pose_a),
+            margin: a.margin(),
+            other,
+            pose: pose_b,
+            ball_first: true,
+        }),
+        (other, ShapeRef::Ball(_)) => Some(BallWithOther {
+            centre: at(pose_b),
+            margin: b.margin(),
+            other,
+            pose: pose_a,
+            ball_first: false,
+        }),
+        _ => None,
+    }
+}
+
 pub(crate) fn contact<T, A, B>(
     a: &A,
     pose_a: &Isometry3<T>,
@@ -87,7 +136,8 @@ where
         );
         return bounded(swept::ball_ball(&ca, a.margin(), &cb, b.margin()), request);
     }
-    // A ball against a box, cylinder or cone, without the common point.
+    // A ball against a box, cylinder or cone, without the common point
+    // (matched here: through `ball_with_other` it ran more instructions).
     match (a.shape_ref(), b.shape_ref()) {
         (Some(ShapeRef::Ball(_)), Some(solid)) => {
             let centre = Point3::from(pose_a.translation.vector);
@@ -162,28 +212,18 @@ where
             warm_start: WarmStart::default(),
         };
     }
-    match (a.shape_ref(), b.shape_ref()) {
-        // Boxes have no closed-form distance: GJK measures it directly.
-        (Some(ShapeRef::Cuboid(_)), Some(ShapeRef::Cuboid(_))) => {
-            return support_pair::distance(a, pose_a, b, pose_b, request);
+    // Boxes have no closed-form distance: GJK measures it directly.
+    if let (Some(ShapeRef::Cuboid(_)), Some(ShapeRef::Cuboid(_))) = (a.shape_ref(), b.shape_ref()) {
+        return support_pair::distance(a, pose_a, b, pose_b, request);
+    }
+    // A ball against a box, cylinder or cone, without the contact.
+    if let Some(p) = ball_with_other(a, pose_a, b, pose_b) {
+        let bound = request.distance_upper_bound;
+        if let Some(d) =
+            ball_solid::distance(&p.centre, p.margin, p.other, p.pose, p.ball_first, bound)
+        {
+            return d;
         }
-        // A ball against a box, cylinder or cone, without the contact.
-        (Some(ShapeRef::Ball(_)), Some(solid)) => {
-            let centre = Point3::from(pose_a.translation.vector);
-            let bound = request.distance_upper_bound;
-            if let Some(d) = ball_solid::distance(&centre, a.margin(), solid, pose_b, true, bound) {
-                return d;
-            }
-        }
-        (Some(solid), Some(ShapeRef::Ball(_))) => {
-            let centre = Point3::from(pose_b.translation.vector);
-            let bound = request.distance_upper_bound;
-            if let Some(d) = ball_solid::distance(&centre, b.margin(), solid, pose_a, false, bound)
-            {
-                return d;
-            }
-        }
-        _ => {}
     }
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, Some(common)) => {
