@@ -7,6 +7,7 @@
 //! | [`math`] | `clash-math` | scalar trait, nalgebra types, primitives, exact predicates |
 //! | [`bv`] | `clash-bv` | AABB, sphere, OBB, capsule, RSS, k-DOPs: fitting and tests |
 //! | [`narrow`] | `clash-narrow` | primitive tests: closest points, overlaps, casts, moving tests |
+//! | [`convex`] | `clash-convex` | convex shapes, GJK distance, EPA depth, contacts, manifolds, time of impact |
 //! | [`bvh`] | `clash-bvh` | meshes, trees, mesh/mesh collision and distance, rays, save/load |
 //! | [`broad`] | `clash-broad` | dynamic AABB tree and sort-and-sweep broad phases |
 //!
@@ -33,6 +34,15 @@
 //! assert!(!tree.intersects(&tree, &Isometry3::translation(2.0, 0.0, 0.0)));
 //! let d = tree.distance(&tree, &Isometry3::translation(3.0, 0.0, 0.0));
 //! assert!((d.distance - 2.0).abs() < 1e-12);
+//!
+//! // Convex shapes, here through the `Shape` enum: distance and penetration depth.
+//! let ball: Shape<f64> = Ball::new(0.5)?.into();
+//! let cube: Shape<f64> = Cuboid::new(Vector3::new(1.0, 1.0, 1.0))?.into();
+//! let req = QueryRequest::default();
+//! let apart = distance(&ball, &Isometry3::translation(2.0, 0.0, 0.0), &cube, &Isometry3::identity(), &req);
+//! assert!((apart.distance - 0.5).abs() < 1e-12);
+//! let deep = contact(&ball, &Isometry3::translation(1.25, 0.0, 0.0), &cube, &Isometry3::identity(), &req);
+//! assert!((deep.penetration_depth() - 0.25).abs() < 1e-12);
 //! # Ok(()) }
 //! ```
 #![deny(missing_docs)]
@@ -57,6 +67,12 @@ pub mod bv {
 /// Primitive tests: closest points, overlaps, casts, moving tests (`clash-narrow`).
 pub mod narrow {
     pub use clash_narrow::*;
+}
+
+/// Convex shapes and the queries between them: GJK distance, EPA depth,
+/// contacts, manifolds, time of impact (`clash-convex`).
+pub mod convex {
+    pub use clash_convex::*;
 }
 
 /// Triangle meshes and bounding volume hierarchies (`clash-bvh`).
@@ -96,6 +112,13 @@ pub mod prelude {
         CollisionRequest, CollisionResult, DistanceRequest, Kdop14Tree, Kdop18Tree, Kdop26Tree,
         LoadError, MeshDistance, MeshError, MeshRayHit, ObbTree, PoseInput, RayQuery, RelativePose,
         RssTree, SphereTree, SplitRule, TriMesh, TrianglePair,
+    };
+    pub use clash_convex::query::{
+        ContactResult, DistanceResult, QueryRequest, QueryStatus, contact, distance, intersects,
+    };
+    pub use clash_convex::{
+        Ball, CapsuleShape, Cone, ConvexHull, Cuboid, Cylinder, SegmentShape, Shape, ShapeError,
+        SupportMap, TriangleShape,
     };
     pub use clash_math::{
         Isometry3, Matrix3, Point3, Ray, Rotation3, Scalar, Segment, Translation3, Triangle,
