@@ -434,7 +434,10 @@ fn empty_meshes_are_invalid_and_bad_coordinates_name_their_line() {
     // Beyond the range in which queries cannot overflow (2^128 in f64).
     let e = load_mesh::<f64>(&path).unwrap_err();
     assert!(matches!(e, MeshFileError::InvalidMesh { .. }), "{e}");
-    assert!(e.to_string().contains("vertex 1") && e.to_string().contains("1e300"), "{e}");
+    assert!(
+        e.to_string().contains("vertex 1") && e.to_string().contains("1e300"),
+        "{e}"
+    );
     // Within f32's range but beyond its narrower safe range (2^26).
     std::fs::write(&path, "v 1e30 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     assert!(load_mesh::<f64>(&path).is_ok());
