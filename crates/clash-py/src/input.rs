@@ -181,7 +181,7 @@ fn vectors<T: Scalar>(a: &Array, name: &str) -> Result<Vec<Vector3<T>>> {
 /// The rows of an `(N, 3)` array as points of `T`.
 ///
 /// # Errors
-/// As for [`vectors`]: wrong shape, non-finite or out-of-range numbers.
+/// As for `vectors`: wrong shape, non-finite or out-of-range numbers.
 pub fn points<T: Scalar>(a: &Array, name: &str) -> Result<Vec<Point3<T>>> {
     Ok(vectors(a, name)?.into_iter().map(Point3::from).collect())
 }

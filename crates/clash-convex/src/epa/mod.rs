@@ -5,9 +5,9 @@
 //! boundary of their Minkowski difference.
 //!
 //! Starting from GJK's final simplex, blown up to a polytope around the
-//! origin when it is flat ([`start`]), the polytope inside `A - B` grows by
+//! origin when it is flat (`start`), the polytope inside `A - B` grows by
 //! the support point beyond its face closest to the origin, replacing the
-//! faces that point sees by a fan over their horizon ([`polytope`]), until
+//! faces that point sees by a fan over their horizon (`polytope`), until
 //! that support point lies within tolerance of the face. The closest face's
 //! distance is a lower bound on the depth and the smallest support value
 //! seen an upper bound, so the answer carries an error bound even when the

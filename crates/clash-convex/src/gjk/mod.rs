@@ -2,10 +2,10 @@
 //!
 //! GJK computes the point of the Minkowski difference `A - B` closest to
 //! the origin by growing and shrinking a simplex of support points
-//! ([`minkowski`]), projecting the origin on it with the signed-volumes
-//! sub-algorithm ([`signed_volumes`]), until the gap between the upper bound
+//! (`minkowski`), projecting the origin on it with the signed-volumes
+//! sub-algorithm (`signed_volumes`), until the gap between the upper bound
 //! `|v|` and the best lower bound of a support plane is within tolerance
-//! ([`solver`]). Everything runs in the first shape's frame: the second
+//! (`solver`). Everything runs in the first shape's frame: the second
 //! shape's support directions are rotated into its own frame instead of
 //! transforming its vertices (RTCD §9.5.6).
 

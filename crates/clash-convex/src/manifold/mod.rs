@@ -6,9 +6,9 @@
 //! normal is a face normal of one shape (box/box, hull/hull, box/hull: the
 //! reference face) the other shape's face most opposed to it (the incident
 //! face) is clipped against the reference face's side planes
-//! (Sutherland–Hodgman, [`clip`]) and the clipped corners no farther than
+//! (Sutherland–Hodgman, `clip`) and the clipped corners no farther than
 //! the request's `security_margin` become contact points, reduced to the
-//! four that span the largest area ([`reduce`]). Other pairs, and
+//! four that span the largest area (`reduce`). Other pairs, and
 //! edge-against-edge contacts, get the one deepest point.
 
 pub(crate) mod clip;
