@@ -14,13 +14,9 @@
 
 use core::mem::{MaybeUninit, size_of_val};
 
-/// Buffers smaller than this are left to fault in page by page. A page
-/// fault costs about 0.8 µs more than mapping the page in a batch on the
-/// virtual machine of `docs/benchmarks.md` (a 56k-triangle build's first
-/// run: 38 ms with its 24 MB of large buffers mapped in one call each, 43
-/// ms without), so the batch pays from a few pages up; with the rank
-/// records, leaf order and corner lists of such a build (0.2–0.7 MB)
-/// mapped too, from 64 KiB, its first builds were about 1.8% faster.
+/// Buffers smaller than this are left to fault in page by page: faulting
+/// a page in costs more than mapping it in a batch, so the batch pays from
+/// a few pages up (the measurements are in the commit that set it).
 const MIN_BYTES: usize = 64 << 10;
 
 /// Maps the whole pages inside `buf` for writing (see the module doc);

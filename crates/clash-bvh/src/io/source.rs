@@ -1,7 +1,7 @@
 //! Where a payload's bytes come from while it is decoded: a slice in
 //! memory, or a file read in chunks into one reused buffer (reading a
-//! 284 MB file into a fresh buffer costs ten times more on the machine of
-//! `docs/benchmarks.md`: the kernel maps and zeroes every page). Either way
+//! large file into a fresh buffer costs far more: the kernel maps and
+//! zeroes every page). Either way
 //! the CRC-32 of every byte taken is kept, so that a corrupt payload is
 //! reported as [`LoadError::Checksum`] whatever part of the decoding it
 //! upsets first.

@@ -306,10 +306,10 @@ fn touching_grid_scenes_f32() {
 }
 
 /// The long sweep: `CLASH_SWEEP_SEEDS` seeds (default 3) per scalar,
-/// each of 10 scenes of 120 triangles (16 s in release for the default on
-/// the machine of docs/benchmarks.md; set more seeds for a longer sweep).
+/// each of 10 scenes of 120 triangles (`docs/long_checks.md` gives its
+/// last run; set more seeds for a longer sweep).
 #[test]
-#[ignore = "long: 16 s in release for 3 seeds, CLASH_SWEEP_SEEDS sets more"]
+#[ignore = "long: run it in release (docs/long_checks.md); CLASH_SWEEP_SEEDS sets more seeds"]
 fn touching_grid_scenes_long() {
     let seeds: u64 = std::env::var("CLASH_SWEEP_SEEDS").map_or(3, |s| s.parse().unwrap());
     for seed in 0..seeds {
