@@ -198,11 +198,22 @@ mod tests {
     fn translations_beyond_the_precision_are_errors() {
         let mut far = IDENTITY;
         far[7] = 1e300;
-        assert!(pose_from_matrix::<f64>(&far).is_ok());
         assert_eq!(
             pose_from_matrix::<f32>(&far).unwrap_err().to_string(),
             "1e300 is out of range for f32 trees"
         );
+        // Representable in f64, but beyond the range queries answer in.
+        assert!(matches!(
+            pose_from_matrix::<f64>(&far),
+            Err(PoseError::Range(_))
+        ));
+        // Within f64's query range, beyond single precision's (2^26).
+        far[7] = 1e30;
+        assert!(pose_from_matrix::<f64>(&far).is_ok());
+        assert!(matches!(
+            pose_from_matrix::<f32>(&far),
+            Err(PoseError::Range(_))
+        ));
     }
 
     #[test]
