@@ -238,9 +238,9 @@ fn bad_mesh_coordinates_and_indices_name_the_line() {
             "huge.obj:2: malformed OBJ file: coordinate 1e400 is out of f64 range",
         ),
         (
-            file("big.stl", &stl("1e39")),
+            file("big.stl", &stl("3.4028236e38")),
             "f32",
-            "big.stl:6: malformed STL file: coordinate 1e39 is out of f32 range (largest magnitude 3.4028234663852886e38)",
+            "big.stl:6: malformed STL file: coordinate 3.4028236e38 is out of f32 range (largest magnitude 3.4028234663852886e38)",
         ),
     ];
     for (mesh, precision, message) in cases {
@@ -333,7 +333,7 @@ fn poses_and_rays_out_of_range_or_missing_say_so() {
     // A translation f32 cannot hold, for f32 trees only.
     let far = file(
         "far.txt",
-        &format!("{identity}1 0 0 1e39 0 1 0 0 0 0 1 0\n"),
+        &format!("{identity}1 0 0 3.4028236e38 0 1 0 0 0 0 1 0\n"),
     );
     refused(
         &[
@@ -345,7 +345,7 @@ fn poses_and_rays_out_of_range_or_missing_say_so() {
             &"--precision",
             &"f32",
         ],
-        &["far.txt:2: 1e39 is out of f32 range (largest magnitude 3.4028234663852886e38)"],
+        &["far.txt:2: 3.4028236e38 is out of f32 range (largest magnitude 3.4028234663852886e38)"],
         &["non-finite"],
     );
     let run = clash()
