@@ -324,9 +324,10 @@ mod tests {
         assert_eq!(m.vertices()[0].x, 0.1_f32);
         assert_eq!(with_precision::<f64>(&tri(0.0)).unwrap(), tri(0.0));
         assert_eq!(
-            with_precision::<f32>(&tri(1e300)).unwrap_err(),
+            with_precision::<f32>(&tri(3.4028236e38)).unwrap_err(),
             Error::Value(
-                "invalid mesh: vertex 2 has coordinate 1e300, out of range for f32 trees".into()
+                "invalid mesh: vertex 2 has coordinate 3.4028236e38, out of range for f32 trees"
+                    .into()
             )
         );
     }

@@ -116,8 +116,9 @@ def test_meshes():
     nan[3, 2] = np.nan
     raises(ValueError, "invalid mesh: vertex 3 has a non-finite coordinate (NaN or infinity)", clash.Mesh, nan, f)
     raises(ValueError, "invalid mesh: the mesh has no triangles", clash.Mesh, v, np.zeros((0, 3), int))
-    big = v * 1e300
-    raises(ValueError, "invalid mesh: vertex 1 has coordinate 1e300, out of range for f32 trees",
+    # Beyond f32 but within the range f64 queries answer in (2^128).
+    big = v * 3.4028236e38
+    raises(ValueError, "invalid mesh: vertex 1 has coordinate 3.4028236e38, out of range for f32 trees",
            clash.Tree.build, (big, f), precision="f32")
     raises(TypeError, "expected a clash.Mesh, a mesh file path, a (vertices, faces) pair or an object with "
            "vertices and faces (such as a trimesh.Trimesh), not int", clash.Tree.build, 7)
