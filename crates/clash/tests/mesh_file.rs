@@ -288,11 +288,15 @@ fn f32_and_f64_loads_agree_on_float_data() {
 
 /// Loads `text` from a file with `ext` and returns the error's display.
 fn error_of(ext: &str, bytes: &[u8]) -> (MeshFileError, String) {
-    let dir = std::env::temp_dir().join(format!("clash_mesh_errors_{}", std::process::id()));
+    // One folder per call: tests run in parallel and would race on one file.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("clash_mesh_errors_{}_{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("bad.{ext}"));
     std::fs::write(&path, bytes).unwrap();
     let e = load_mesh::<f64>(&path).unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
     let text = e.to_string();
     assert!(!text.contains('\n'), "one line: {text}");
     assert!(

@@ -7,11 +7,17 @@ use clash::mesh_file::{Location, MeshFileError, MeshFormat, load_mesh, read_mesh
 
 /// Writes `bytes` to a file named `name` and loads it as `T`.
 fn load<T: clash::math::Scalar>(name: &str, bytes: &[u8]) -> Result<(), MeshFileError> {
-    let dir = std::env::temp_dir().join(format!("clash_mesh_messages_{}", std::process::id()));
+    // One folder per call: tests run in parallel and reuse file names.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("clash_mesh_messages_{}_{call}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    load_mesh::<T>(&path).map(|_| ())
+    let result = load_mesh::<T>(&path).map(|_| ());
+    std::fs::remove_dir_all(&dir).unwrap();
+    result
 }
 
 /// The error of loading `bytes` as `T`, its location and its one-line text.
