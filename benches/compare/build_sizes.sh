@@ -10,7 +10,7 @@
 #     bash benches/compare/build_sizes.sh      (after benches/compare/run.sh has made .venv)
 set -e
 cd "$(dirname "$0")/../.."
-cargo build --release -p clash-bvh --example build_profile
+cargo build --release -p clash-benches --example build_profile
 B=./target/release/examples/build_profile
 PY=benches/compare/.venv/bin/python
 X8=benches/compare/out/torso_x8.stl

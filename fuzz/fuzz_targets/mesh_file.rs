@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../crates/clash/tests/fuzz_check/mesh_file.rs"]
+#[path = "../../crates/clash/tests/integration/fuzz_check/mesh_file.rs"]
 mod mesh_file;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! `cargo +nightly fuzz run triangle_aabb fuzz/seeds/triangle_aabb` from `fuzz/`.
 #![no_main]
 
-#[path = "../../crates/clash-narrow/tests/oracle/mod.rs"]
+#[path = "../../crates/clash-narrow/tests/integration/oracle/mod.rs"]
 mod oracle;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {

@@ -72,7 +72,7 @@ pub(crate) fn segment_segment_distance<T: Scalar>(s1: &Segment<T>, s2: &Segment<
 /// lengths at the worst angle and a few ulps at wide angles.
 /// Checked against exact crossings at angles down to `2^-50`
 /// (`capsule::tests`) and against an independent minimisation
-/// (`tests/oracle_parry.rs`).
+/// (`tests/integration/oracle_parry.rs`).
 pub(crate) fn segment_distance_excess<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>, d: T) -> T {
     let (d1, d2) = (s1.b - s1.a, s2.b - s2.a);
     let (l1, l2) = (d1.norm(), d2.norm());

@@ -332,7 +332,7 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
     /// against all of them), at a fraction of the cost, for some
     /// tightness: the volume is about 1.5 times the exact realignment's
     /// (3.1 to 4.7 times with the axis-aligned box alone;
-    /// `tests/oracle_kdop.rs`).
+    /// `tests/integration/oracle_kdop.rs`).
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
         let from_aabb =
             Self::from_points(&self.axis_aligned().transformed(iso).corners()).unwrap_or(*self);

@@ -293,7 +293,7 @@ impl<T: Scalar> Rss<T> {
     /// difference from `p`, its length) adds at most
     /// `27u (R + D) + 3.5u |c|∞`. In all `d + 42ε (R + D) + 2ε |c|∞`; the
     /// pad `64ε (R + D) + 4ε |c|∞ + 2ε d` also covers the rounding of `R`,
-    /// `D` and of the sum itself. (`tests/fit_rounding.rs` checks the
+    /// `D` and of the sum itself. (`tests/integration/fit_rounding.rs` checks the
     /// points against the volumes in exact arithmetic; it fails with the
     /// pad divided by eight.) Evaluated lane by lane.
     #[inline(always)]

@@ -3,14 +3,14 @@
 //! itself, OBB and k-DOP trees (f64), any-contact over 2,000 poses and
 //! mesh distance over 50 separated poses, one thread.
 //!
-//! `cargo run --release -p clash-bvh --example rotated_query_profile [MESH.stl]`
+//! `cargo run --release -p clash-benches --example rotated_query_profile [MESH.stl]`
 
 use clash_bv::{BoundingVolume, Kdop14, Kdop18, Kdop26, Obb};
 use clash_bvh::{BuildOptions, BvPair, Bvh, TriMesh};
 use clash_math::{Isometry3, Vector3};
 use std::time::Instant;
 
-#[path = "common/stl.rs"]
+#[path = "../../crates/clash-bvh/examples/common/stl.rs"]
 mod stl;
 
 fn run<B: BoundingVolume<f64> + BvPair<f64, B>>(mesh: &TriMesh<f64>, name: &str) {

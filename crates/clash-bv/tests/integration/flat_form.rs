@@ -11,7 +11,7 @@
 //!   determinant), on fitted volumes and on volumes with one coordinate
 //!   moved or replaced by a special value. RSS is stricter by design: it
 //!   also refuses a negative half-length that its radius outweighs.
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_math::{Matrix3, Point3, Scalar};

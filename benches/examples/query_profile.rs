@@ -3,7 +3,7 @@
 //! query.
 //!
 //! ```sh
-//! cargo run --release -p clash-convex --example query_profile -- PAIR SEPARATION QUERY SECONDS
+//! cargo run --release -p clash-benches --example query_profile -- PAIR SEPARATION QUERY SECONDS
 //! # PAIR: ball_ball capsule_capsule box_box ball_box cylinder_cylinder cone_box hull8 hull64 hull512
 //! # SEPARATION: a multiple of the shapes' size (-1e-4, 1e-3, 1); QUERY: distance contact intersects
 //! ```

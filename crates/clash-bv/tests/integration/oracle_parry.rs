@@ -18,7 +18,7 @@
 //!
 //! Exactly touching placements (by construction, with dyadic coordinates)
 //! are checked without the oracle in `touching_cases_overlap`.
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Obb, Rss, Sphere};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Vector3};

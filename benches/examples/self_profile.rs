@@ -2,7 +2,7 @@
 //! of a mesh (f64, default options) and prints each one's number of
 //! self-contacts and the fastest of five `self_contacts` calls.
 //!
-//! `cargo run --release -p clash-bvh --example self_profile MESH.stl [obb|rss|aabb|kdop18]`
+//! `cargo run --release -p clash-benches --example self_profile MESH.stl [obb|rss|aabb|kdop18]`
 //!
 //! A second argument runs that volume type only.
 
@@ -10,7 +10,7 @@ use clash_bv::{Aabb, BoundingVolume, Kdop18, Obb, Rss};
 use clash_bvh::{BuildOptions, Bvh, TriMesh};
 use std::time::Instant;
 
-#[path = "common/stl.rs"]
+#[path = "../../crates/clash-bvh/examples/common/stl.rs"]
 mod stl;
 
 fn run<B: BoundingVolume<f64>>(mesh: &TriMesh<f64>, name: &str, only: Option<&str>) {

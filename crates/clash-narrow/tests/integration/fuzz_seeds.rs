@@ -3,7 +3,7 @@
 //! seed (and every crash input added there as a regression) is an ordinary test
 //! of the main workspace.
 
-mod oracle;
+use crate::oracle;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! removals, teleports and small moves.
 //!
 //! The long sweep is ignored by default; run it with
-//! `cargo test -p clash-broad --release --test brute_force -- --ignored long_sweep`.
+//! `cargo test -p clash-broad --release --test integration brute_force:: -- --ignored long_sweep`.
 use clash_broad::{
     BroadPhase, DynamicTree, PairTracker, ProxyHandle, ProxyPair, RayHit, SortAndSweep,
 };
@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
 
-mod common;
+use crate::common;
 use common::{brute_pairs, overlaps};
 
 fn contains_point<T: Scalar>(a: &Aabb<T>, p: &Point3<T>) -> bool {
@@ -443,7 +443,7 @@ fn sort_and_sweep_10000() {
 }
 
 /// The full sweep: 1,000 steps at every size up to 10,000 objects.
-/// `cargo test -p clash-broad --release --test brute_force -- --ignored long_sweep`
+/// `cargo test -p clash-broad --release --test integration brute_force:: -- --ignored long_sweep`
 #[test]
 #[ignore = "long: several minutes"]
 fn long_sweep() {

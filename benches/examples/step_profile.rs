@@ -1,7 +1,7 @@
 //! Phase timings of one broad-phase step of the dynamic tree on the scene of
 //! `benches/benches/broad.rs` (moving boxes bouncing in a cube).
 //!
-//! `cargo run --release -p clash-broad --example step_profile -- 10000 200`
+//! `cargo run --release -p clash-benches --example step_profile -- 10000 200`
 //!
 //! Prints wall time per phase, then CPU time per phase (all threads, from
 //! `/proc`), which is steadier on a busy machine. `VERBOSE=k` prints every

@@ -3,7 +3,7 @@
 //! and the first one (the process's first build maps all its memory
 //! afresh).
 //!
-//! `cargo run --release -p clash-bvh --example build_profile [MESH.stl|ellipsoid] [obb|rss|sah] [REPEATS]`
+//! `cargo run --release -p clash-benches --example build_profile [MESH.stl|ellipsoid] [obb|rss|sah] [REPEATS]`
 //!
 //! `ellipsoid` is the generated 1M-triangle ellipsoid of the build benches;
 //! `sah` builds f32 AABB trees with [`BuildOptions::sah`].
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 #[path = "common/ellipsoid.rs"]
 mod ellipsoid;
-#[path = "common/stl.rs"]
+#[path = "../../crates/clash-bvh/examples/common/stl.rs"]
 mod stl;
 
 use ellipsoid::ellipsoid;

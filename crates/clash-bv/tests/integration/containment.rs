@@ -5,7 +5,7 @@
 //!
 //! Tolerance: a point counts as contained when it lies in the volume grown by
 //! `rel * (diameter + largest coordinate)`, `rel` = 1e-5 for f32, 1e-12 for f64.
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, FitError, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_math::{Point3, Scalar, Triangle, TriangleMoments};

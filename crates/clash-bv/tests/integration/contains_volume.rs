@@ -14,7 +14,7 @@
 //! Volumes are fitted to the clouds of `common` (general, far from the
 //! origin, collinear, coplanar, duplicated, single-point, tiny), in f32 and
 //! f64.
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_math::{Point3, Scalar};

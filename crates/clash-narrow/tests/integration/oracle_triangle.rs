@@ -12,7 +12,7 @@
 //!   `BigInt` after an exact common power-of-two scaling (exact rational
 //!   arithmetic).
 
-mod oracle;
+use crate::oracle;
 
 use clash_bv::Aabb;
 use clash_math::{Point3, Triangle};

@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
 
-mod common;
+use crate::common;
 use common::brute_pairs;
 
 fn boxed<T: Scalar>(c: [f64; 3], h: [f64; 3]) -> Aabb<T> {

@@ -13,7 +13,7 @@
 //! offset (exact in `f64`), and in `f32`; shared vertex, shared edge
 //! (including coincident shared corners) and three shared vertices.
 
-mod oracle;
+use crate::oracle;
 
 use clash_math::{Point3, Triangle};
 use clash_narrow::overlap::{SharedCorners, triangle_triangle_beyond_shared};

@@ -5,7 +5,7 @@
 //! fastest and median load times against the build time (first build, on
 //! the same threads), and the fastest `to_bytes` and `save`.
 //!
-//! `cargo run --release -p clash-bvh --example load_profile [MESH.stl|ellipsoid] [obb|rss|aabb] [REPEATS] [THREADS]`
+//! `cargo run --release -p clash-benches --example load_profile [MESH.stl|ellipsoid] [obb|rss|aabb] [REPEATS] [THREADS]`
 
 use clash_bv::{Aabb, BoundingVolume, Obb, Rss};
 use clash_bvh::{BuildOptions, Bvh, TriMesh};
@@ -13,7 +13,7 @@ use std::time::Instant;
 
 #[path = "common/ellipsoid.rs"]
 mod ellipsoid;
-#[path = "common/stl.rs"]
+#[path = "../../crates/clash-bvh/examples/common/stl.rs"]
 mod stl;
 
 use ellipsoid::ellipsoid;

@@ -1,4 +1,4 @@
-//! Issue 32, item 1, on the command line: meshes, poses and rays beyond the
+//! The coordinate range on the command line: meshes, poses and rays beyond the
 //! range within which queries answer without overflow
 //! (`Scalar::MAX_COORDINATE`) exit with code 2 and a one-line message
 //! naming the file (and line); just inside it, every answer is a number.

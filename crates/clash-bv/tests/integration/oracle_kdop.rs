@@ -9,7 +9,7 @@
 //!
 //! Also: a transformed k-DOP (and AABB, RTCD §4.2.6) contains the moved
 //! polytope's vertices (the whole moved volume), with its tightness reported.
-mod common;
+use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Kdop, Kdop14, Kdop18, Kdop26};
 use clash_math::{Matrix3, Point3, Scalar, Vector3};

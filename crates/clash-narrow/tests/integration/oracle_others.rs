@@ -11,11 +11,11 @@
 //! fails the test. Each case mixes random pairs with pairs constructed to
 //! touch (rounded), at scales 1e-6..1e6; disagreement counts are printed.
 //!
-//! `cargo test -p clash-narrow --test oracle_others` runs 2k–10k cases per
-//! test; `cargo test --release -p clash-narrow --test oracle_others -- --ignored million`
+//! `cargo test -p clash-narrow --test integration oracle_others::` runs 2k–10k cases per
+//! test; `cargo test --release -p clash-narrow --test integration oracle_others:: -- --ignored million`
 //! runs 1,000,000 per test.
 
-mod oracle;
+use crate::oracle;
 
 use clash_bv::{Aabb, Capsule, Obb, Sphere};
 use clash_math::{Matrix3, Plane, Point3, Rotation3, Segment, Triangle, Vector3};

@@ -12,7 +12,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 
-mod common;
+use crate::common;
 use common::{brute_pairs, overlaps};
 
 fn cube<T: Scalar>(c: [f64; 3], h: f64) -> Aabb<T> {
