@@ -9,10 +9,11 @@
 //! `robust` crate) and the [`Probe`] is told, so that callers can measure the
 //! share of calls that needed exact arithmetic.
 //!
-//! Inputs are `f64` (every `f32` converts exactly). The sign is exact when no
-//! intermediate product overflows or underflows: for coordinates whose
-//! magnitudes are zero or lie in `[2^-250, 2^250]`; when the fast bound itself is
-//! not finite (huge input) the exact path is taken.
+//! Inputs are `f64` (every `f32` converts exactly). The sign is exact for
+//! every finite input: when the fast bound is not finite (huge input) or the
+//! products are so small that they may underflow, the exact path is taken,
+//! and it switches to integer arithmetic where the expansions would round
+//! (subnormal or near-overflow coordinates).
 
 use clash_math::Point3;
 

@@ -11,6 +11,7 @@ mod fuzz_seeds;
 mod moving_oracle;
 mod oracle_neighbours;
 mod oracle_others;
+mod oracle_range;
 mod oracle_triangle;
 mod overlap_api;
 mod triangle_lower_bound;

@@ -216,10 +216,17 @@ fn neighbours_match_exact_oracle() {
                 let case = random_case(&mut rng, g);
                 let (ia, pa, ib, pb) = layout(&case, rng.random_range(0..3), rng.random_range(0..3));
                 let shared = SharedCorners::of_indices(ia, ib).expect("neighbours share an index");
-                // Powers of two and offsets keep the grid exact in f64; f32
-                // takes the unscaled, unshifted grid.
-                let (scale, offset) = [(1.0, 0.0), (0.125, 0.0), (2f64.powi(-40), 1.0), (1024.0, -3.0e6)]
-                    [(i % 4) as usize];
+                // Powers of two and offsets keep the grid exact in f64, from
+                // the smallest subnormal to near overflow; f32 takes the
+                // unscaled, unshifted grid.
+                let (scale, offset) = [
+                    (1.0, 0.0),
+                    (0.125, 0.0),
+                    (2f64.powi(-40), 1.0),
+                    (1024.0, -3.0e6),
+                    (5e-324, 0.0),
+                    (f64::from_bits((1023 + 1000) << 52), 0.0),
+                ][(i % 6) as usize];
                 let fa = pa.map(|p| to_f(&p, scale, offset));
                 let fb = pb.map(|p| to_f(&p, scale, offset));
                 let want = expected(&case, &fa, &fb, scale, offset);

@@ -24,9 +24,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-type I3 = [i128; 3];
+pub(crate) type I3 = [i128; 3];
 
-fn tri_f64(t: &[[f64; 3]; 3]) -> Triangle<f64> {
+pub(crate) fn tri_f64(t: &[[f64; 3]; 3]) -> Triangle<f64> {
     Triangle::new(Point3::from(t[0]), Point3::from(t[1]), Point3::from(t[2]))
 }
 
@@ -35,7 +35,7 @@ fn tri_f32(t: &[[f64; 3]; 3]) -> Triangle<f32> {
     Triangle::new(p(t[0]), p(t[1]), p(t[2]))
 }
 
-fn to_f(v: &I3, scale: f64) -> [f64; 3] {
+pub(crate) fn to_f(v: &I3, scale: f64) -> [f64; 3] {
     [
         v[0] as f64 * scale,
         v[1] as f64 * scale,
@@ -44,7 +44,7 @@ fn to_f(v: &I3, scale: f64) -> [f64; 3] {
 }
 
 /// A random grid triangle, sometimes degenerate, sometimes sharing features with `other`.
-fn grid_tri(rng: &mut ChaCha8Rng, g: i128, other: Option<&[I3; 3]>) -> [I3; 3] {
+pub(crate) fn grid_tri(rng: &mut ChaCha8Rng, g: i128, other: Option<&[I3; 3]>) -> [I3; 3] {
     let mut p = || -> I3 {
         [
             rng.random_range(-g..=g),
