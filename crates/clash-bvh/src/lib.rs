@@ -8,8 +8,10 @@
 //! containment of closed meshes, parallel batches, and saving and loading;
 //! and the other queries on the same trees: ray casts ([`Bvh::cast_ray`]),
 //! closest points and signed distance ([`Bvh::closest_point`],
-//! [`Bvh::signed_distance`]), mesh/mesh distance ([`Bvh::distance`]) and a
-//! mesh against a primitive ([`Bvh::triangles_meeting`]).
+//! [`Bvh::signed_distance`]), mesh/mesh distance ([`Bvh::distance`]), a
+//! mesh against a primitive ([`Bvh::triangles_meeting`]) and against a
+//! convex shape of clash-convex ([`Bvh::intersects_convex`],
+//! [`Bvh::distance_to_convex`], [`Bvh::contacts_with_convex`]).
 //!
 //! ```
 //! use clash_bvh::{Bvh, BuildOptions, CollisionRequest, TriMesh};
@@ -65,6 +67,7 @@ pub use query::batch::{BatchOptions, PoseInput, TreePair, collide_pairs};
 pub use query::closest_point::{MeshPoint, SignedDistance, SignedDistanceError};
 pub use query::collide::{CollisionRequest, CollisionResult, Containment, TrianglePair};
 pub use query::continuous::{Motion, TimeOfContact};
+pub use query::convex::{MeshConvexDistance, TriangleContact};
 pub use query::distance::{DistanceRequest, MeshDistance};
 pub use query::ray::{MeshRayHit, RayQuery};
 pub use query::shape::Shape;

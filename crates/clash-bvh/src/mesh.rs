@@ -219,6 +219,24 @@ impl<T: Scalar> TriMesh<T> {
         Self { vertices, indices }
     }
 
+    /// The convex hull of the vertices the triangles use, as a convex shape
+    /// of clash-convex (robotics users model nearly convex links this way).
+    ///
+    /// ```
+    /// use clash_bvh::TriMesh;
+    /// use clash_math::Point3;
+    /// let v = vec![Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0),
+    ///              Point3::new(0.0, 1.0, 0.0), Point3::new(0.2, 0.2, 0.0)];
+    /// let mesh = TriMesh::new(v, vec![[0, 1, 3], [1, 2, 3], [2, 0, 3]])?;
+    /// // A flat hull: the inner vertex is not one of its corners.
+    /// assert_eq!(mesh.convex_hull().vertices().len(), 3);
+    /// # Ok::<(), clash_bvh::MeshError>(())
+    /// ```
+    pub fn convex_hull(&self) -> clash_convex::ConvexHull<T> {
+        clash_convex::ConvexHull::from_triangles(&self.vertices, &self.indices)
+            .expect("a valid mesh has triangles, indices in range and finite vertices")
+    }
+
     /// `true` when every edge is shared by exactly two triangles with opposite
     /// orientation (by vertex index): the mesh bounds a volume. Weld first if
     /// the mesh is a soup.

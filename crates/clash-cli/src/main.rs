@@ -4,6 +4,7 @@
 //!
 //! Every error is one line on stderr naming the file (and line) at fault,
 //! with exit code 2; nothing panics on bad input.
+#![forbid(unsafe_code)]
 
 mod args;
 mod demo;

@@ -5,6 +5,7 @@
 //! ray and segment casts ([`cast`]) and moving (constant-velocity) tests
 //! ([`moving`]).
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod cast;
 pub mod closest;

@@ -46,6 +46,7 @@
 //! # Ok(()) }
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod mesh_file;
 pub mod pose;
@@ -110,8 +111,9 @@ pub mod prelude {
     pub use clash_bvh::{
         AabbTree, BatchError, BatchOptions, BuildError, BuildOptions, Bvh, CapsuleTree,
         CollisionRequest, CollisionResult, DistanceRequest, Kdop14Tree, Kdop18Tree, Kdop26Tree,
-        LoadError, MeshDistance, MeshError, MeshRayHit, ObbTree, PoseInput, RayQuery, RelativePose,
-        RssTree, SphereTree, SplitRule, TriMesh, TrianglePair,
+        LoadError, MeshConvexDistance, MeshDistance, MeshError, MeshRayHit, ObbTree, PoseInput,
+        RayQuery, RelativePose, RssTree, SphereTree, SplitRule, TriMesh, TriangleContact,
+        TrianglePair,
     };
     pub use clash_convex::query::{
         ContactResult, DistanceResult, QueryRequest, QueryStatus, contact, distance, intersects,

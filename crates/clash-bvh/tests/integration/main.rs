@@ -8,6 +8,7 @@ mod common;
 
 mod collide_brute_force;
 mod continuous;
+mod convex_brute_force;
 mod distance_brute_force;
 mod fuzz_seeds_load;
 mod queries_brute_force;
