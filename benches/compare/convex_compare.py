@@ -20,10 +20,14 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+try:
+    import numpy as np
 
-import coal
-import fcl
+    import coal
+    import fcl
+except ImportError as e:
+    sys.exit(f"{e}: run with an interpreter that has coal, python-fcl and numpy, e.g."
+             " benches/compare/.venv/bin/python (bash benches/compare/run.sh creates it)")
 
 import convex_oracle
 
@@ -485,8 +489,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=2,
                     help="rounds of all three; each case keeps its least median (default 2)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--oracle", type=int, default=8,
-                    help="polytope cases per category and separation checked by the oracle")
+    ap.add_argument("--oracle", type=int, default=None,
+                    help="polytope cases per category and separation checked by the oracle"
+                         " (default: all)")
     ap.add_argument("--oracle-max-vertices", type=int, default=200,
                     help="largest hull whose depth the oracle computes (default 200)")
     ap.add_argument("--out", type=Path, default=HERE / "out" / "convex")
@@ -516,7 +521,10 @@ def main():
         run_fcl(cases, args.repeat, overhead)
         clock_floor, statuses = run_clash(binary, path, cases, args.repeat,
                                           args.clash_tolerance)
-    run_oracle(cases, args.oracle, args.oracle_max_vertices)
+    t1 = time.time()
+    run_oracle(cases, args.cases if args.oracle is None else args.oracle,
+               args.oracle_max_vertices)
+    print(f"oracle: {time.time() - t1:.1f} s", file=sys.stderr)
 
     rows = []
     for category in CATEGORIES:
@@ -545,6 +553,15 @@ def main():
     for side in ("apart", "overlap"):
         print(f"  {side}: " + ", ".join(f"{k} {e:.1e} ({n})"
                                         for (k, s), (n, e) in errors.items() if s == side))
+    keys = sorted(cases[0].res)
+    with open(args.out / "convex_per_case.csv", "w") as f:
+        f.write(",".join(["id", "category", "separation", "size", "oracle"]
+                         + [f"{k}_{w}" for k in keys for w in ("ns", "value")]) + "\n")
+        for c in cases:
+            row = [c.id, c.category, c.sep, c.size, getattr(c, "oracle", None)]
+            row += [x for k in keys for x in c.res[k]]
+            f.write(",".join("" if x is None else repr(x) if isinstance(x, float) else str(x)
+                             for x in row) + "\n")
     summary = {"args": {k: str(v) for k, v in vars(args).items()}, "rows": rows,
                "fcl_overhead_ns": overhead, "coal_floor_ns": floor,
                "clash_clock_floor_ns": clock_floor, "clash_statuses": statuses,
