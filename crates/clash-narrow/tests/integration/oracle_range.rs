@@ -60,6 +60,23 @@ fn cases() -> u64 {
         .unwrap_or(4_000)
 }
 
+/// Asserts, per placement, no disagreement among the `(disagreements,
+/// meeting)` tallies of its 8 chunks of `n / 8` pairs, and both answers
+/// frequent (neither is tested vacuously).
+fn check_tallies(results: &[(u64, u64)], n: u64) {
+    for (k, how) in PLACEMENTS.iter().enumerate() {
+        let (bad, hits) = results[k * 8..(k + 1) * 8]
+            .iter()
+            .fold((0, 0), |s, r| (s.0 + r.0, s.1 + r.1));
+        let total = n / 8 * 8;
+        assert_eq!(bad, 0, "{how:?}: {bad} of {total} pairs disagree");
+        assert!(
+            hits > total / 10 && hits < total * 9 / 10,
+            "{how:?}: {hits} of {total} meet"
+        );
+    }
+}
+
 #[test]
 fn triangle_triangle_is_exact_at_subnormal_and_near_overflow_scales() {
     let n = cases();
@@ -91,17 +108,7 @@ fn triangle_triangle_is_exact_at_subnormal_and_near_overflow_scales() {
             (bad, hits)
         })
         .collect();
-    for (k, how) in PLACEMENTS.iter().enumerate() {
-        let (bad, hits) = results[k * 8..(k + 1) * 8]
-            .iter()
-            .fold((0, 0), |s, r| (s.0 + r.0, s.1 + r.1));
-        let total = n / 8 * 8;
-        assert_eq!(bad, 0, "{how:?}: {bad} of {total} pairs disagree");
-        assert!(
-            hits > total / 10 && hits < total * 9 / 10,
-            "{how:?}: {hits} of {total} meet"
-        );
-    }
+    check_tallies(&results, n);
 }
 
 #[test]
@@ -156,15 +163,5 @@ fn triangle_aabb_is_exact_at_subnormal_and_near_overflow_scales() {
             (bad, hits)
         })
         .collect();
-    for (k, how) in PLACEMENTS.iter().enumerate() {
-        let (bad, hits) = results[k * 8..(k + 1) * 8]
-            .iter()
-            .fold((0, 0), |s, r| (s.0 + r.0, s.1 + r.1));
-        let total = n / 8 * 8;
-        assert_eq!(bad, 0, "{how:?}: {bad} of {total} pairs disagree");
-        assert!(
-            hits > total / 10 && hits < total * 9 / 10,
-            "{how:?}: {hits} of {total} meet"
-        );
-    }
+    check_tallies(&results, n);
 }
