@@ -41,7 +41,7 @@ pub use error::MathError;
 pub use pair::Pair;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
 pub use range::{RangeError, check_coordinate, check_direction, check_point, check_vector};
-pub use scalar::{Scalar, point_is_finite};
+pub use scalar::{Scalar, isometry_is_finite, point_is_finite};
 
 /// The nalgebra crate itself, for types this crate does not re-export by name.
 pub use nalgebra;

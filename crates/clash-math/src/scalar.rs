@@ -192,6 +192,14 @@ pub fn point_is_finite<T: Scalar>(p: &nalgebra::Point3<T>) -> bool {
     p.x.finite() && p.y.finite() && p.z.finite()
 }
 
+/// `true` when every number of the pose (translation and rotation
+/// quaternion) is finite.
+#[inline]
+pub fn isometry_is_finite<T: Scalar>(pose: &nalgebra::Isometry3<T>) -> bool {
+    pose.translation.vector.iter().all(|x| x.finite())
+        && pose.rotation.coords.iter().all(|x| x.finite())
+}
+
 #[cfg(test)]
 mod range_tests {
     use super::Scalar;

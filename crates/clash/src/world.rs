@@ -177,9 +177,7 @@ fn world_aabb<T: Scalar, B: BoundingVolume<T>>(
     tree: &Bvh<T, B>,
     pose: &Isometry3<T>,
 ) -> Result<clash_bv::Aabb<T>, WorldError> {
-    let finite = pose.translation.vector.iter().all(|x| x.finite())
-        && pose.rotation.coords.iter().all(|x| x.finite());
-    if !finite {
+    if !clash_math::isometry_is_finite(pose) {
         return Err(WorldError::NonFinitePose);
     }
     Ok(tree.root_bv().aabb().transformed(pose))

@@ -17,7 +17,7 @@ use clash_bv::{BoundingVolume, Obb};
 use clash_convex::query::{self, ContactResult, QueryRequest, QueryStatus};
 use clash_convex::shape::bounding;
 use clash_convex::{ShapeRef, SupportMap, TriangleShape};
-use clash_math::{Isometry3, Point3, Scalar, Triangle};
+use clash_math::{Isometry3, Point3, Scalar, Triangle, isometry_is_finite};
 use clash_narrow::overlap;
 
 const STACK: usize = MAX_DEPTH as usize + 2;
@@ -100,12 +100,6 @@ impl<T: Scalar> LeafTest<T> {
 /// A mesh triangle as a shape (mesh vertices are finite, so this cannot fail).
 fn triangle_shape<T: Scalar>(t: &Triangle<T>) -> TriangleShape<T> {
     TriangleShape::new(t.a, t.b, t.c).expect("mesh vertices are finite")
-}
-
-/// `true` when every number of the pose is finite.
-fn finite<T: Scalar>(pose: &Isometry3<T>) -> bool {
-    pose.translation.vector.iter().all(|x| x.finite())
-        && pose.rotation.coords.iter().all(|x| x.finite())
 }
 
 impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
@@ -195,7 +189,7 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         pose: &Isometry3<T>,
         request: &QueryRequest<T>,
     ) -> Option<MeshConvexDistance<T>> {
-        if !finite(pose) {
+        if !isometry_is_finite(pose) {
             return None;
         }
         let ball = bounding::bounding_sphere(shape, pose);
@@ -267,7 +261,7 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         request: &QueryRequest<T>,
         mut f: impl FnMut(u32) -> bool,
     ) {
-        if !finite(pose) {
+        if !isometry_is_finite(pose) {
             return;
         }
         let mut region = bounding::obb(shape, pose);

@@ -20,16 +20,12 @@ pub use request::QueryRequest;
 pub use result::{ContactResult, DistanceResult, QueryStatus, WarmStart};
 
 use crate::support::SupportMap;
-use clash_math::{Isometry3, Scalar};
+use clash_math::{Isometry3, Scalar, isometry_is_finite};
 
 /// `true` when every number of both poses is finite.
 #[inline]
 fn finite<T: Scalar>(a: &Isometry3<T>, b: &Isometry3<T>) -> bool {
-    let ok = |p: &Isometry3<T>| {
-        p.translation.vector.iter().all(|x| x.finite())
-            && p.rotation.coords.iter().all(|x| x.finite())
-    };
-    ok(a) && ok(b)
+    isometry_is_finite(a) && isometry_is_finite(b)
 }
 
 /// `true` when the shapes are closer than the request's `security_margin`
