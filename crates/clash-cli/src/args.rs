@@ -91,14 +91,17 @@ pub struct Pool {
 #[derive(Debug, Clone, Args)]
 pub struct TreeOptions {
     /// Bounding volume type for meshes (a saved tree keeps its own)
-    /// [default: rss for `distance`, obb otherwise].
+    /// [default: rss for `distance`, aabb for `raycast`, obb otherwise].
     #[arg(long, value_enum)]
     pub bv: Option<BvKind>,
-    /// Scalar type (for meshes; a saved tree keeps its own).
-    #[arg(long, value_enum, default_value_t = Precision::F64)]
-    pub precision: Precision,
+    /// Scalar type (for meshes; a saved tree keeps its own) [default: f64;
+    /// for `raycast`, f32 when every coordinate of the mesh is an f32 value
+    /// within f32's coordinate range (binary STL meshes always are); the
+    /// rays are read in the tree's precision].
+    #[arg(long, value_enum)]
+    pub precision: Option<Precision>,
     /// Split rule [default: sah for `distance` (its RSS trees prune best
-    /// that way), median otherwise].
+    /// that way) and `raycast` (the fastest ray tree), median otherwise].
     #[arg(long, value_enum)]
     pub split: Option<Split>,
     /// Most triangles per leaf (1 to 255).

@@ -1,7 +1,7 @@
 //! Reading the command's inputs: meshes or saved trees, poses and rays
 //! files. Every error names the file, and the line for text files.
 
-use crate::args::{BvKind, Split, TreeOptions};
+use crate::args::{BvKind, Precision, Split, TreeOptions};
 use crate::error::{CliError, CliResult};
 use crate::tree_kind::TreeKind;
 use clash::bv::BoundingVolume;
@@ -45,7 +45,7 @@ pub fn kind_of(
         Some(h) => (TreeKind::from_header(&h, path)?, true),
         None => (
             TreeKind {
-                precision: options.precision,
+                precision: options.precision.unwrap_or(Precision::F64),
                 bv: options.bv.unwrap_or(default_bv),
             },
             false,
@@ -272,6 +272,19 @@ pub fn read_poses<T: Scalar>(path: &Path) -> CliResult<Vec<RelativePose<T>>> {
         );
     }
     Ok(poses)
+}
+
+/// The precision `raycast` builds a mesh's tree in by default: `f32` when
+/// every coordinate of the mesh is an `f32` value within `f32`'s coordinate
+/// range (binary STL meshes always store `f32`), so that the faster tree
+/// keeps the mesh as given; else `f64`. The rays are then read in `f32`.
+pub fn ray_precision(mesh: &Path) -> CliResult<Precision> {
+    let limit = <f32 as Scalar>::MAX_COORDINATE.to_f64();
+    let single = |x: f64| (x as f32) as f64 == x && x.abs() <= limit;
+    let mesh =
+        clash::mesh_file::load_mesh::<f64>(mesh).map_err(|e| CliError::new(e.to_string()))?;
+    let fits = mesh.vertices().iter().all(|p| p.iter().all(|&x| single(x)));
+    Ok(if fits { Precision::F32 } else { Precision::F64 })
 }
 
 /// Reads a rays file: `ox oy oz dx dy dz` per line.

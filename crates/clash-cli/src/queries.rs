@@ -1,7 +1,8 @@
 //! `clash build`, `info`, `collide`, `distance` and `raycast`.
 
 use crate::args::{
-    BuildArgs, BvKind, CollideArgs, DistanceArgs, InfoArgs, RaycastArgs, Split, TreeOptions,
+    BuildArgs, BvKind, CollideArgs, DistanceArgs, InfoArgs, Precision, RaycastArgs, Split,
+    TreeOptions,
 };
 use crate::error::{CliError, CliResult};
 use crate::input::{self, Loaded};
@@ -10,7 +11,7 @@ use crate::output_file::OutputFile;
 use crate::threads::with_threads;
 use crate::tree_kind::{TreeKind, with_tree_kind};
 use clash::bv::BoundingVolume;
-use clash::bvh::{BuildOptions, BvPair, BvQuery, Bvh, CollisionRequest, RayQuery};
+use clash::bvh::{BuildOptions, BvPair, BvQuery, Bvh, CollisionRequest, RayQuery, SplitRule};
 use clash::math::Scalar;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -58,7 +59,7 @@ fn describe<T: Scalar, B: BoundingVolume<T>>(path: &Path, l: &Loaded<T, B>) {
 /// `clash build`.
 pub fn build(args: &BuildArgs) -> CliResult<()> {
     let kind = TreeKind {
-        precision: args.tree.precision,
+        precision: args.tree.precision.unwrap_or(Precision::F64),
         bv: args.tree.bv.unwrap_or(BvKind::Obb),
     };
     if input::tree_header(&args.mesh)?.is_some() {
@@ -154,7 +155,24 @@ fn info_as<T: Scalar, B: BoundingVolume<T>>(args: &InfoArgs, version: u32) -> Cl
         "build options: split {:?}, leaf size {}, fit {:?}",
         o.split, o.max_leaf_size, o.fit
     );
+    println!("best for: {}", best_for(B::NAME, o.split));
     Ok(())
+}
+
+/// Which of the command's queries a tree of this volume type and split
+/// answers fastest (the defaults of `collide`, `distance` and `raycast`).
+fn best_for(bv: &str, split: SplitRule) -> &'static str {
+    match (bv, split) {
+        ("aabb", SplitRule::Sah { .. }) => "rays (the tree `raycast` builds by default)",
+        ("aabb", _) => "rays, fastest when split by SAH (`--split sah`)",
+        ("obb", _) => "mesh/mesh collision (the tree `collide` builds by default)",
+        ("rss", SplitRule::Sah { .. }) => "distance (the tree `distance` builds by default)",
+        ("rss", _) => "distance, fastest when split by SAH (`--split sah`)",
+        _ => {
+            "collision and distance; the defaults are OBB trees for `collide`, \
+             RSS/SAH for `distance` and AABB/SAH for `raycast`"
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -296,16 +314,25 @@ struct RayLine {
     normal: Option<[f64; 3]>,
 }
 
-/// `clash raycast`.
+/// `clash raycast`. A mesh gets the fastest ray tree unless the options say
+/// otherwise: AABB split by SAH, in f32 when the mesh loses nothing in it.
 pub fn raycast(args: &RaycastArgs) -> CliResult<()> {
-    let (kind, _) = input::kind_of(&args.mesh, &args.tree, BvKind::Obb)?;
-    with_tree_kind!(kind, raycast_as(args))
+    let mut tree = args.tree.clone();
+    tree.split.get_or_insert(Split::Sah);
+    if tree.precision.is_none() && input::tree_header(&args.mesh)?.is_none() {
+        tree.precision = Some(input::ray_precision(&args.mesh)?);
+    }
+    let (kind, _) = input::kind_of(&args.mesh, &tree, BvKind::Aabb)?;
+    with_tree_kind!(kind, raycast_as(args, &tree))
 }
 
-fn raycast_as<T: Scalar, B: BvQuery<T>>(args: &RaycastArgs) -> CliResult<()> {
+fn raycast_as<T: Scalar, B: BvQuery<T>>(
+    args: &RaycastArgs,
+    options: &TreeOptions,
+) -> CliResult<()> {
     let rays = input::read_rays::<T>(&args.rays)?;
     let loaded = with_threads(args.pool.threads, || {
-        input::load_tree::<T, B>(&args.mesh, &args.tree)
+        input::load_tree::<T, B>(&args.mesh, options)
     })??;
     describe(&args.mesh, &loaded);
     let tree = loaded.tree;

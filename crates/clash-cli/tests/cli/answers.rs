@@ -2,9 +2,11 @@
 //! the library's answers, with every core and a throughput summary.
 
 use crate::common::*;
+use clash::bvh::BvQuery;
 use clash::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
 
 fn info_field(stdout: &str, key: &str) -> String {
     stdout
@@ -85,6 +87,15 @@ fn build_and_info_match_the_library() {
             info_field(&stdout, "file size"),
             format!("{} bytes", bytes.len())
         );
+        // Every tree here is split by SAH.
+        let best = info_field(&stdout, "best for");
+        let expected = match bv {
+            "obb" => "mesh/mesh collision",
+            "aabb" => "rays (the tree `raycast` builds by default)",
+            "rss" => "distance (the tree `distance` builds by default)",
+            _ => "collision and distance",
+        };
+        assert!(best.starts_with(expected), "{bv}: {best}");
     }
 }
 
@@ -200,30 +211,18 @@ fn collide_and_distance_match_the_library() {
     }
 }
 
-#[test]
-fn raycast_matches_the_library() {
-    let dir = scratch("rays");
-    let mesh = shipped("panda_link6.stl");
-    let tree: Bvh<f64, Aabb<f64>> =
-        Bvh::build(load_mesh(&mesh).unwrap(), &BuildOptions::default()).unwrap();
-    let center = tree.root_bv().center();
-    let radius = (tree.root_bv().max - tree.root_bv().min).norm();
+/// Rays aimed at `tree`'s mesh from above, written as `T` prints them.
+fn rays_at<T: Scalar, B: BoundingVolume<T>>(tree: &Bvh<T, B>, n: usize) -> (Vec<Ray<T>>, String) {
+    let root = tree.root_bv().aabb();
+    let center = root.center();
+    let radius = (root.max - root.min).norm();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let mut text = String::new();
     let mut rays = Vec::new();
-    for _ in 0..500 {
-        let o = center
-            + Vector3::new(
-                rng.random_range(-1.0..1.0),
-                rng.random_range(-1.0..1.0),
-                1.0,
-            ) * radius;
-        let target = center
-            + Vector3::new(
-                rng.random_range(-0.3..0.3),
-                rng.random_range(-0.3..0.3),
-                0.0,
-            ) * radius;
+    for _ in 0..n {
+        let mut r = |s: f64| T::lit(rng.random_range(-s..s));
+        let o = center + Vector3::new(r(1.0), r(1.0), T::ONE) * radius;
+        let target = center + Vector3::new(r(0.3), r(0.3), T::ZERO) * radius;
         let d = target - o;
         text.push_str(&format!(
             "{:?} {:?} {:?} {:?} {:?} {:?}\n",
@@ -231,14 +230,23 @@ fn raycast_matches_the_library() {
         ));
         rays.push(Ray::new(o, d));
     }
+    (rays, text)
+}
+
+/// Runs `clash raycast MESH --rays RAYS ARGS` and checks every answer
+/// against `tree`, which must be the tree the command builds; returns the
+/// command's stderr.
+fn check_raycast<T: Scalar, B: BvQuery<T>>(name: &str, tree: &Bvh<T, B>, args: &[&str]) -> String {
+    let dir = scratch(&format!("rays_{name}"));
+    let (rays, text) = rays_at(tree, 500);
     let rays_path = dir.join("rays.txt");
     std::fs::write(&rays_path, text).unwrap();
     let run = clash()
         .arg("raycast")
-        .arg(&mesh)
+        .arg(shipped("panda_link6.stl"))
         .arg("--rays")
         .arg(&rays_path)
-        .args(["--bv", "aabb"])
+        .args(args)
         .assert()
         .success();
     let lines = json_lines(&run.get_output().stdout);
@@ -249,12 +257,70 @@ fn raycast_matches_the_library() {
         assert_eq!(line["hit"], expected.is_some(), "ray {i}");
         if let Some(h) = expected {
             hits += 1;
-            assert_eq!(line["t"].as_f64().unwrap(), h.t, "ray {i}");
+            assert_eq!(line["t"].as_f64().unwrap(), h.t.to_f64(), "ray {i}");
             assert_eq!(line["triangle"], h.triangle, "ray {i}");
-            assert_eq!(xyz(&line["point"]), h.point, "ray {i}");
+            assert_eq!(xyz(&line["point"]), h.point.map(|x| x.to_f64()), "ray {i}");
         }
     }
     assert!(hits > 50, "{hits} hits");
+    String::from_utf8(run.get_output().stderr.clone()).unwrap()
+}
+
+#[test]
+fn raycast_matches_the_library() {
+    let mesh = shipped("panda_link6.stl");
+    // The default for a binary STL mesh and rays exact in f32: the AABB
+    // tree split by SAH, in f32.
+    let sah = BuildOptions::default().with_split(SplitRule::Sah { bins: 16 });
+    let tree: Bvh<f32, Aabb<f32>> = Bvh::build(load_mesh(&mesh).unwrap(), &sah).unwrap();
+    let stderr = check_raycast("default", &tree, &[]);
+    assert!(stderr.contains("aabb/f32 tree built"), "{stderr}");
+    // Any other tree when asked for.
+    let tree: Bvh<f64, Aabb<f64>> =
+        Bvh::build(load_mesh(&mesh).unwrap(), &BuildOptions::default()).unwrap();
+    let stderr = check_raycast(
+        "median",
+        &tree,
+        &["--bv", "aabb", "--precision", "f64", "--split", "median"],
+    );
+    assert!(stderr.contains("aabb/f64 tree built"), "{stderr}");
+    let tree: Bvh<f32, Obb<f32>> = Bvh::build(load_mesh(&mesh).unwrap(), &sah).unwrap();
+    let stderr = check_raycast("obb", &tree, &["--bv", "obb"]);
+    assert!(stderr.contains("obb/f32 tree built"), "{stderr}");
+}
+
+/// Meshes with coordinates that f32 would round, or beyond its range,
+/// keep the f64 tree.
+#[test]
+fn raycast_stays_in_f64_when_f32_would_round_the_mesh() {
+    let dir = scratch("rays_f64");
+    let mesh = dir.join("tetra.obj");
+    let tetra = |c: &str| {
+        format!("v 0 0 0\nv 1 0 0\nv 0 {c} 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\n")
+    };
+    let rays = dir.join("rays.txt");
+    std::fs::write(&rays, "0.01 0.01 -1 0 0 1\n").unwrap();
+    for (c, kind) in [
+        ("0.5", "aabb/f32"),
+        ("0.1", "aabb/f64"),
+        ("1e9", "aabb/f64"),
+    ] {
+        std::fs::write(&mesh, tetra(c)).unwrap();
+        let run = clash()
+            .arg("raycast")
+            .arg(&mesh)
+            .arg("--rays")
+            .arg(&rays)
+            .assert()
+            .success();
+        let stderr = String::from_utf8(run.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.contains(&format!("{kind} tree built")),
+            "{c}: {stderr}"
+        );
+        let lines = json_lines(&run.get_output().stdout);
+        assert_eq!(lines[0]["hit"], Value::Bool(true), "{c}");
+    }
 }
 
 #[test]
