@@ -279,6 +279,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
 pub(crate) fn leaf_triangles<T: Scalar>(mesh: &TriMesh<T>, order: &[u32]) -> Vec<Triangle<T>> {
     use rayon::prelude::*;
     let mut leaf_tris = Vec::with_capacity(order.len());
+    crate::build::prefault::prefault(leaf_tris.spare_capacity_mut());
     order
         .par_iter()
         .with_min_len(16 * 1024)

@@ -10,6 +10,7 @@
 mod median;
 mod options;
 pub(crate) mod partition;
+pub(crate) mod prefault;
 mod sah;
 
 pub use options::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};

@@ -269,9 +269,11 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The tree and its mesh as bytes in the clash tree format (see the
     /// module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        // Room for the whole file up front: growing the buffer by doubling
-        // would copy it about once more.
+        // Room for the whole file up front, its pages mapped in one call:
+        // growing the buffer by doubling copied it about once more and
+        // faulted twice its pages in.
         let mut out = Vec::with_capacity(HEADER_LEN + payload::len_bound(self));
+        crate::build::prefault::prefault(out.spare_capacity_mut());
         out.resize(HEADER_LEN, 0);
         let mut w = Hashing::new(&mut out);
         payload::write(self, &mut w).expect("writing plain data into a Vec cannot fail");

@@ -8,6 +8,7 @@
 
 use super::source::{CHUNK_BYTES, Source};
 use super::{Decoded, Nodes, config};
+use crate::build::prefault::prefault;
 use crate::validate::PreviousUses;
 use crate::{Bvh, LoadError, Node, TriMesh, ValidationError};
 use clash_bv::BoundingVolume;
@@ -174,6 +175,7 @@ fn records<R: Send, S: Source>(
 ) -> Result<Vec<R>, LoadError> {
     let count = record_count(src, size, what)?;
     let mut out = Vec::with_capacity(count);
+    prefault(out.spare_capacity_mut());
     let per_chunk = (CHUNK_BYTES / size).max(1);
     while out.len() < count {
         let k = (count - out.len()).min(per_chunk);
@@ -248,7 +250,9 @@ impl<T: Scalar, B: BoundingVolume<T>> NodeDecoder<T, B> {
                 B::FLAT_LEN
             )));
         };
-        let (nodes, links) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        let (mut nodes, mut links) = (Vec::with_capacity(count), Vec::with_capacity(count));
+        prefault(nodes.spare_capacity_mut());
+        prefault(links.spare_capacity_mut());
         Ok(Self {
             count,
             nodes,

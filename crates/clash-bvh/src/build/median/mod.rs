@@ -31,6 +31,7 @@ mod tests;
 
 use crate::Node;
 use crate::build::partition::{Elem, Prims};
+use crate::build::prefault::prefault;
 use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRESHOLD};
 use assemble::assemble;
 use clash_bv::{BoundingVolume, FitError, FitScratch};
@@ -44,6 +45,15 @@ use std::sync::{Mutex, PoisonError};
 
 struct Builder {
     opts: BuildOptions,
+}
+
+/// `n` zeros, in a buffer mapped in one call when it is fresh
+/// ([`prefault`]).
+fn zeroed<E: Copy + Default>(n: usize) -> Vec<E> {
+    let mut v = Vec::with_capacity(n);
+    prefault(v.spare_capacity_mut());
+    v.resize(n, E::default());
+    v
 }
 
 /// The median/mean tree over a mesh's triangles (`opts.split` is
@@ -79,6 +89,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         );
     let origin = Point3::from((lo.coords.map(T::to_f64) + hi.coords.map(T::to_f64)) * 0.5);
     let mut elems: Vec<Elem> = Vec::with_capacity(n);
+    prefault(elems.spare_capacity_mut());
     (0..n)
         .into_par_iter()
         .map(|i| Elem {
@@ -92,19 +103,21 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     } else {
         Vec::new()
     };
-    let mut recs = vec![0u64; n];
-    let mut order = vec![0u32; n];
+    let mut recs = zeroed::<u64>(n);
+    let mut order = zeroed::<u32>(n);
     // The tree keeps its triangles in leaf order. Carried triangles end up
     // in that order by themselves; otherwise each leaf writes its own,
-    // while their corners are in cache, into a buffer allocated up front,
+    // while their corners are in cache, into a buffer mapped up front,
     // which saves a gather pass over the mesh.
     let at_leaves = !carry;
     let mut leaf_buf: Vec<Triangle<T>> = Vec::with_capacity(if at_leaves { n } else { 0 });
+    prefault(leaf_buf.spare_capacity_mut());
     // Slots start uninitialised: each is written once, by the node that
     // owns it (a full tree, one triangle per leaf, the default, writes every
     // slot), and only written slots are read (see `assemble`). No pass
     // fills them beforehand.
     let mut slots: Box<[MaybeUninit<Node<B>>]> = Box::new_uninit_slice(2 * n - 1);
+    prefault(&mut slots);
     let shared = Shared {
         stamps: if lists {
             (0..corners.vertices.len())
@@ -118,7 +131,7 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
         lists,
         spare: Mutex::new(Vec::new()),
     };
-    let mut corner_ids: Vec<u32> = vec![0; if lists { 3 * n } else { 0 }];
+    let mut corner_ids: Vec<u32> = zeroed(if lists { 3 * n } else { 0 });
     let mut len = 0;
     // One pass over the elements: the root's moment sum and, when nodes
     // fit along axes, its corner list.
