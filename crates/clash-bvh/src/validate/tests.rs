@@ -348,6 +348,9 @@ fn containment_check_is_the_same_on_any_number_of_threads() {
     assert_eq!(four.install(|| check_volumes(&tree, None)), Ok(()));
 }
 
+/// A node as the structure check sees it: `(child_or_first, count)`.
+type Link = (u32, u32);
+
 /// Node lists `(child_or_first, count)` that break one structural
 /// invariant each, with the variant and message naming it. The valid
 /// base tree over three triangles: root 0 (right child 2), leaf 1
@@ -372,7 +375,7 @@ fn each_broken_structure_is_named() {
         deep.extend([(2 * k + 2, 0), (k, 1)]);
     }
     deep.push((65, 1));
-    let cases: [(Vec<(u32, u32)>, usize, ValidationError, &str); 8] = [
+    let cases: [(Vec<Link>, usize, ValidationError, &str); 8] = [
         (vec![], 3, ValidationError::NoNodes, "the tree has no nodes"),
         (
             base.to_vec(),
