@@ -231,7 +231,23 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// [`BoundingVolume::contains_volume`] of the child's volume), and every
     /// volume well formed ([`BoundingVolume::is_well_formed`]: finite,
     /// orthonormal axes). Loading ([`crate::io`]) checks the same.
-    pub fn validate(&self) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// The first broken invariant found, naming the node or triangle
+    /// involved ([`ValidationError`](crate::ValidationError)).
+    ///
+    /// ```
+    /// use clash_bv::Rss;
+    /// use clash_bvh::{BuildOptions, Bvh, TriMesh};
+    /// use clash_math::Point3;
+    /// let mesh = TriMesh::new(
+    ///     vec![Point3::new(0.0_f64, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0), Point3::new(0.0, 0.0, 1.0)],
+    ///     vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    /// ).unwrap();
+    /// let tree = Bvh::<f64, Rss<f64>>::build(mesh, &BuildOptions::default()).unwrap();
+    /// assert_eq!(tree.validate(), Ok(()));
+    /// ```
+    pub fn validate(&self) -> Result<(), crate::ValidationError> {
         crate::validate::validate(self)
     }
 

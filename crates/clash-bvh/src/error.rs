@@ -119,9 +119,136 @@ pub enum LoadError {
     /// The payload could not be decoded.
     #[error("corrupt tree file: {0}")]
     Decode(String),
-    /// The decoded tree violates an invariant (bad index, bad structure, bad mesh).
+    /// The decoded tree violates an invariant (bad index, bad structure, bad
+    /// mesh, a volume that misses a triangle).
     #[error("invalid tree in file: {0}")]
-    Invalid(String),
+    Invalid(#[from] ValidationError),
+}
+
+/// Which invariant of a tree is broken: what [`Bvh::validate`](crate::Bvh::validate)
+/// reports, and what loading reports inside [`LoadError::Invalid`]. Each
+/// variant names the node, triangle or count involved; the first broken
+/// invariant found is reported, the same on any number of threads.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum ValidationError {
+    /// The node array is empty.
+    #[error("the tree has no nodes")]
+    NoNodes,
+    /// The leaf order does not have one entry per triangle.
+    #[error("leaf order has {order_len} entries for {num_triangles} triangles")]
+    OrderLength {
+        /// Entries in the leaf order.
+        order_len: usize,
+        /// Triangles in the mesh.
+        num_triangles: usize,
+    },
+    /// More nodes than a tree with non-empty leaves can have (`2n - 1`).
+    #[error("{nodes} nodes for {num_triangles} triangles")]
+    TooManyNodes {
+        /// Nodes in the tree.
+        nodes: usize,
+        /// Triangles in the mesh.
+        num_triangles: usize,
+    },
+    /// A node lies deeper than [`MAX_DEPTH`](crate::MAX_DEPTH).
+    #[error("node {node} is deeper than {max_depth}")]
+    TooDeep {
+        /// The node.
+        node: usize,
+        /// The deepest level allowed.
+        max_depth: u32,
+    },
+    /// A node is not where depth-first preorder puts it.
+    #[error("node {node} is out of preorder")]
+    OutOfPreorder {
+        /// The node.
+        node: usize,
+    },
+    /// A leaf's run of the leaf order does not start where the previous
+    /// leaf's ended.
+    #[error("leaf {node} starts at {start}, expected {expected}")]
+    LeafStart {
+        /// The leaf node.
+        node: usize,
+        /// Where its run starts.
+        start: u32,
+        /// Where the previous leaf's run ended.
+        expected: usize,
+    },
+    /// A leaf's run goes past the end of the leaf order.
+    #[error("leaf {node} runs past the triangle list")]
+    LeafPastEnd {
+        /// The leaf node.
+        node: usize,
+    },
+    /// A leaf is followed by nodes of the subtree its parent gave it.
+    #[error("leaf {node} does not end its subtree")]
+    LeafNotLast {
+        /// The leaf node.
+        node: usize,
+    },
+    /// An internal node's right child is not within its own subtree's slots.
+    #[error("internal node {node} has right child {right} outside ({}, {end})", node + 1)]
+    RightChildOutOfRange {
+        /// The internal node.
+        node: usize,
+        /// Its right child's index.
+        right: usize,
+        /// The end of the slots its subtree may use.
+        end: usize,
+    },
+    /// Nodes that no path from the root reaches.
+    #[error("{count} nodes are unreachable")]
+    Unreachable {
+        /// How many.
+        count: usize,
+    },
+    /// The leaves' runs do not cover the whole leaf order.
+    #[error("leaves cover {covered} of {order_len} triangles")]
+    LeavesCover {
+        /// Entries the leaves cover.
+        covered: usize,
+        /// Entries in the leaf order.
+        order_len: usize,
+    },
+    /// The leaf order names a triangle the mesh does not have.
+    #[error("leaf order names triangle {triangle}, out of range")]
+    OrderOutOfRange {
+        /// The triangle index named.
+        triangle: u32,
+    },
+    /// The leaf order names a triangle twice.
+    #[error("triangle {triangle} appears twice in the leaf order")]
+    OrderRepeats {
+        /// The triangle index.
+        triangle: u32,
+    },
+    /// A node's volume is not well formed
+    /// ([`BoundingVolume::is_well_formed`](clash_bv::BoundingVolume::is_well_formed):
+    /// a non-finite value, axes that are not orthonormal).
+    #[error("node {node} has a malformed bounding volume")]
+    MalformedVolume {
+        /// The node.
+        node: usize,
+    },
+    /// A node's volume does not contain a corner of a triangle below it.
+    #[error("node {node} ({volume}) does not contain a corner of triangle {triangle}")]
+    CornerOutside {
+        /// The node.
+        node: usize,
+        /// The volume type's name ([`BoundingVolume::NAME`](clash_bv::BoundingVolume::NAME)).
+        volume: &'static str,
+        /// The triangle (its index in the mesh as given).
+        triangle: u32,
+    },
+    /// A loaded tree's mesh is invalid (loading only: a built tree's mesh
+    /// was checked when it was made).
+    #[error(transparent)]
+    Mesh(#[from] MeshError),
+    /// A loaded tree's build options are out of range (loading only).
+    #[error("invalid build options: {0}")]
+    Options(&'static str),
 }
 
 /// Why a batch could not run.

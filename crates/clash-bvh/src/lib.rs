@@ -60,7 +60,7 @@ pub use aliases::{
 pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
 pub use bvh::{Bvh, TreeStats};
 pub use clash_bv::RelativePose;
-pub use error::{BatchError, BuildError, LoadError, MeshError};
+pub use error::{BatchError, BuildError, LoadError, MeshError, ValidationError};
 pub use mesh::TriMesh;
 pub use node::Node;
 pub use query::batch::{BatchOptions, PoseInput, TreePair, collide_pairs};

@@ -113,7 +113,7 @@ pub mod prelude {
         CollisionRequest, CollisionResult, DistanceRequest, Kdop14Tree, Kdop18Tree, Kdop26Tree,
         LoadError, MeshConvexDistance, MeshDistance, MeshError, MeshRayHit, ObbTree, PoseInput,
         RayQuery, RelativePose, RssTree, SphereTree, SplitRule, TriMesh, TriangleContact,
-        TrianglePair,
+        TrianglePair, ValidationError,
     };
     pub use clash_convex::query::{
         ContactResult, DistanceResult, QueryRequest, QueryStatus, contact, distance, intersects,

@@ -11,7 +11,6 @@ mod median;
 mod options;
 pub(crate) mod partition;
 pub(crate) mod prefault;
-mod recycle;
 mod sah;
 
 pub use options::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};

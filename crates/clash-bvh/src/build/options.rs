@@ -128,22 +128,21 @@ impl BuildOptions {
     }
 
     pub(crate) fn validate(&self) -> Result<(), crate::BuildError> {
+        self.check().map_err(crate::BuildError::InvalidOptions)
+    }
+
+    /// What is out of range, if anything.
+    pub(crate) fn check(&self) -> Result<(), &'static str> {
         if self.max_leaf_size == 0 {
-            return Err(crate::BuildError::InvalidOptions(
-                "max_leaf_size must be at least 1",
-            ));
+            return Err("max_leaf_size must be at least 1");
         }
         if self.max_depth > MAX_DEPTH {
-            return Err(crate::BuildError::InvalidOptions(
-                "max_depth must be at most 64",
-            ));
+            return Err("max_depth must be at most 64");
         }
         if let SplitRule::Sah { bins } = self.split
             && !(2..=256).contains(&bins)
         {
-            return Err(crate::BuildError::InvalidOptions(
-                "SAH bins must be between 2 and 256",
-            ));
+            return Err("SAH bins must be between 2 and 256");
         }
         Ok(())
     }

@@ -42,7 +42,7 @@ mod source;
 mod v1;
 
 use crate::validate::PreviousUses;
-use crate::{BuildOptions, Bvh, LoadError, Node, TriMesh};
+use crate::{BuildOptions, Bvh, LoadError, Node, TriMesh, ValidationError};
 use clash_bv::BoundingVolume;
 use clash_math::{Scalar, Triangle};
 use source::{ReaderSource, SliceSource, Source};
@@ -368,20 +368,20 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         } else {
             payload::read::<T, B, _>(src)
         };
-        // A payload that fails to decode while its checksum holds is intact:
-        // it was written in another format than its header's version.
-        let in_format = |m: String| {
-            format!(
+        // A payload that fails to decode, or decodes into parts that are no
+        // tree, while its checksum holds is intact: it was written in another
+        // format than its header's version, which is a decoding failure.
+        let in_format = |m: &dyn std::fmt::Display| {
+            LoadError::Decode(format!(
                 "the payload does not decode as the version {version} format its header names: {m}"
-            )
+            ))
         };
         let decoded = decoded.map_err(|e| match src.fail(e) {
-            LoadError::Decode(m) => LoadError::Decode(in_format(m)),
-            LoadError::Invalid(m) => LoadError::Invalid(in_format(m)),
+            LoadError::Decode(m) => in_format(&m),
+            LoadError::Invalid(e) => in_format(&e),
             other => other,
         })?;
         src.finish()?;
-        let invalid = |e: String| LoadError::Invalid(e);
         let Decoded {
             mesh,
             nodes,
@@ -393,14 +393,13 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         let links = &nodes.links;
         crate::validate::check_structure(links.len(), order.len(), mesh.num_triangles(), |i| {
             links[i]
-        })
-        .map_err(invalid)?;
-        if let Some(i) = nodes.malformed {
-            return Err(invalid(crate::validate::malformed(i)));
+        })?;
+        if let Some(node) = nodes.malformed {
+            return Err(ValidationError::MalformedVolume { node }.into());
         }
         let tree = Self::from_parts(mesh, nodes.nodes, order, leaf_tris, options);
         // Volumes must contain their triangles, or queries could miss contacts.
-        crate::validate::check_volumes(&tree, prev).map_err(invalid)?;
+        crate::validate::check_volumes(&tree, prev)?;
         Ok(tree)
     }
 }

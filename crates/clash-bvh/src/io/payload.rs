@@ -10,7 +10,7 @@ use super::source::{CHUNK_BYTES, Source};
 use super::{Decoded, Nodes, config};
 use crate::build::prefault::prefault;
 use crate::validate::PreviousUses;
-use crate::{Bvh, LoadError, Node, TriMesh};
+use crate::{Bvh, LoadError, Node, TriMesh, ValidationError};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -105,10 +105,9 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
         [u32_le(&r[0..4]), u32_le(&r[4..8]), u32_le(&r[8..12])]
     })?;
     let order = records(src, 4, "leaf order", u32_le)?;
-    let invalid = |e: String| LoadError::Invalid(e);
-    let mesh = TriMesh::new(vertices, indices).map_err(|e| invalid(e.to_string()))?;
-    options.validate().map_err(|e| invalid(e.to_string()))?;
-    crate::validate::check_order(&order, mesh.num_triangles()).map_err(invalid)?;
+    let mesh = TriMesh::new(vertices, indices).map_err(ValidationError::from)?;
+    options.check().map_err(ValidationError::Options)?;
+    crate::validate::check_order(&order, mesh.num_triangles())?;
     // The nodes stream in while the triangles are copied into leaf order
     // and, unless the first chunk's left child lies inside the root (then
     // every child likely lies in its parent, and the containment check

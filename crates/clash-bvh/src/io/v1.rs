@@ -5,7 +5,7 @@
 use super::source::Source;
 use super::{Decoded, Nodes, config, decode_error};
 use crate::validate::PreviousUses;
-use crate::{BuildOptions, LoadError, Node, TriMesh};
+use crate::{BuildOptions, LoadError, Node, TriMesh, ValidationError};
 use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar};
 use serde::Deserialize;
@@ -26,10 +26,9 @@ pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
 ) -> Result<Decoded<T, B>, LoadError> {
     let p: Payload<T, B> = bincode::serde::decode_from_std_read(src, config())
         .map_err(|e| LoadError::Decode(decode_error(e)))?;
-    let invalid = |e: String| LoadError::Invalid(e);
-    let mesh = TriMesh::new(p.vertices, p.indices).map_err(|e| invalid(e.to_string()))?;
-    p.options.validate().map_err(|e| invalid(e.to_string()))?;
-    crate::validate::check_order(&p.order, mesh.num_triangles()).map_err(invalid)?;
+    let mesh = TriMesh::new(p.vertices, p.indices).map_err(ValidationError::from)?;
+    p.options.check().map_err(ValidationError::Options)?;
+    crate::validate::check_order(&p.order, mesh.num_triangles())?;
     let leaf_tris = crate::bvh::leaf_triangles(&mesh, &p.order);
     let prev = Some(PreviousUses::new(&mesh, &p.order));
     Ok(Decoded {

@@ -12,12 +12,14 @@ mod volumes;
 use volumes::PARALLEL_FROM;
 pub(crate) use volumes::{PreviousUses, check_volumes};
 
-use crate::Bvh;
+use crate::{Bvh, ValidationError};
 use clash_bv::BoundingVolume;
 use clash_math::Scalar;
 
 /// Every invariant of `bvh` (see [`Bvh::validate`]).
-pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Result<(), String> {
+pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(
+    bvh: &Bvh<T, B>,
+) -> Result<(), ValidationError> {
     check_structure(
         bvh.nodes.len(),
         bvh.order.len(),
@@ -29,26 +31,20 @@ pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(bvh: &Bvh<T, B>) -> Resu
     )?;
     check_order(&bvh.order, bvh.mesh.num_triangles())?;
     if let Some(i) = bvh.nodes.iter().position(|n| !n.bv.is_well_formed()) {
-        return Err(malformed(i));
+        return Err(ValidationError::MalformedVolume { node: i });
     }
     check_volumes(bvh, None)
 }
 
-/// The error for node `i`, whose volume is not
-/// [`BoundingVolume::is_well_formed`].
-pub(crate) fn malformed(i: usize) -> String {
-    format!("node {i} has a malformed bounding volume")
-}
-
 /// `order` must name each of `n` triangles exactly once.
-pub(crate) fn check_order(order: &[u32], n: usize) -> Result<(), String> {
+pub(crate) fn check_order(order: &[u32], n: usize) -> Result<(), ValidationError> {
     let mut seen = vec![false; n];
     for &id in order {
         let slot = seen
             .get_mut(id as usize)
-            .ok_or_else(|| format!("leaf order names triangle {id}, out of range"))?;
+            .ok_or(ValidationError::OrderOutOfRange { triangle: id })?;
         if *slot {
-            return Err(format!("triangle {id} appears twice in the leaf order"));
+            return Err(ValidationError::OrderRepeats { triangle: id });
         }
         *slot = true;
     }
@@ -63,17 +59,21 @@ pub(crate) fn check_structure(
     order_len: usize,
     num_triangles: usize,
     node: impl Fn(usize) -> (u32, u32),
-) -> Result<(), String> {
+) -> Result<(), ValidationError> {
     if n == 0 {
-        return Err("the tree has no nodes".into());
+        return Err(ValidationError::NoNodes);
     }
     if order_len != num_triangles {
-        return Err(format!(
-            "leaf order has {order_len} entries for {num_triangles} triangles"
-        ));
+        return Err(ValidationError::OrderLength {
+            order_len,
+            num_triangles,
+        });
     }
     if n > 2 * num_triangles.max(1) {
-        return Err(format!("{n} nodes for {num_triangles} triangles"));
+        return Err(ValidationError::TooManyNodes {
+            nodes: n,
+            num_triangles,
+        });
     }
     // Walk in preorder; node i's subtree must occupy exactly [i, end).
     // stack of (node, end of its subtree's slot range)
@@ -82,43 +82,54 @@ pub(crate) fn check_structure(
     let mut stack: Vec<(usize, usize, u32)> = vec![(0, n, 0)];
     while let Some((i, end, depth)) = stack.pop() {
         if depth > crate::MAX_DEPTH {
-            return Err(format!("node {i} is deeper than {}", crate::MAX_DEPTH));
+            return Err(ValidationError::TooDeep {
+                node: i,
+                max_depth: crate::MAX_DEPTH,
+            });
         }
         if i != expected || i >= end || end > n {
-            return Err(format!("node {i} is out of preorder"));
+            return Err(ValidationError::OutOfPreorder { node: i });
         }
         expected += 1;
         let (c, count) = node(i);
         if count > 0 {
             if c as usize != next_leaf_pos {
-                return Err(format!("leaf {i} starts at {c}, expected {next_leaf_pos}"));
+                return Err(ValidationError::LeafStart {
+                    node: i,
+                    start: c,
+                    expected: next_leaf_pos,
+                });
             }
             next_leaf_pos = next_leaf_pos
                 .checked_add(count as usize)
                 .filter(|&e| e <= order_len)
-                .ok_or_else(|| format!("leaf {i} runs past the triangle list"))?;
+                .ok_or(ValidationError::LeafPastEnd { node: i })?;
             if expected != end {
-                return Err(format!("leaf {i} does not end its subtree"));
+                return Err(ValidationError::LeafNotLast { node: i });
             }
         } else {
             let r = c as usize;
             if r <= i + 1 || r >= end {
-                return Err(format!(
-                    "internal node {i} has right child {r} outside ({}, {end})",
-                    i + 1
-                ));
+                return Err(ValidationError::RightChildOutOfRange {
+                    node: i,
+                    right: r,
+                    end,
+                });
             }
             stack.push((r, end, depth + 1));
             stack.push((i + 1, r, depth + 1));
         }
     }
     if expected != n {
-        return Err(format!("{} nodes are unreachable", n - expected));
+        return Err(ValidationError::Unreachable {
+            count: n - expected,
+        });
     }
     if next_leaf_pos != order_len {
-        return Err(format!(
-            "leaves cover {next_leaf_pos} of {order_len} triangles"
-        ));
+        return Err(ValidationError::LeavesCover {
+            covered: next_leaf_pos,
+            order_len,
+        });
     }
     Ok(())
 }

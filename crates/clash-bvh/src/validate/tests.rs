@@ -1,5 +1,5 @@
-use super::check_volumes;
-use crate::{BuildOptions, Bvh, TriMesh};
+use super::{check_order, check_structure, check_volumes};
+use crate::{BuildOptions, Bvh, TriMesh, ValidationError};
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_math::{Point3, Scalar};
 use rand::{RngExt, SeedableRng};
@@ -44,8 +44,10 @@ fn check<B: BoundingVolume<f64>>(moved: impl Fn(&B, f64) -> B) {
             .iter()
             .filter(|&&d| {
                 bad.nodes[i].bv = moved(&tree.nodes[i].bv, d);
-                bad.validate()
-                    .is_err_and(|e| e.starts_with(&format!("node {i} ")))
+                bad.validate().is_err_and(|e| {
+                    matches!(e, ValidationError::CornerOutside { node, .. } if node == i)
+                        && e.to_string().starts_with(&format!("node {i} "))
+                })
             })
             .count();
         assert!(failures >= 1, "{}: node {i} moved passes", B::NAME);
@@ -197,11 +199,9 @@ fn agree<T: Scalar, B: BoundingVolume<T>>(
             ),
             Err(e) => {
                 failed += 1;
-                let named: usize = e
-                    .strip_prefix("node ")
-                    .and_then(|r| r.split(' ').next())
-                    .and_then(|n| n.parse().ok())
-                    .unwrap();
+                let ValidationError::CornerOutside { node: named, .. } = e else {
+                    panic!("{}: {e}, not a missed corner", B::NAME)
+                };
                 assert!(
                     brute.contains(&named),
                     "{}: {e}, but brute force finds {brute:?}",
@@ -346,4 +346,133 @@ fn containment_check_is_the_same_on_any_number_of_threads() {
         bad = tree.clone();
     }
     assert_eq!(four.install(|| check_volumes(&tree, None)), Ok(()));
+}
+
+/// A node as the structure check sees it: `(child_or_first, count)`.
+type Link = (u32, u32);
+
+/// Node lists `(child_or_first, count)` that break one structural
+/// invariant each, with the variant and message naming it. The valid
+/// base tree over three triangles: root 0 (right child 2), leaf 1
+/// (position 0), internal 2 (right child 4), leaves 3 and 4 (positions 1
+/// and 2).
+#[test]
+fn each_broken_structure_is_named() {
+    let base = [(2, 0), (0, 1), (4, 0), (1, 1), (2, 1)];
+    let with = |i: usize, node: (u32, u32)| {
+        let mut v = base.to_vec();
+        v[i] = node;
+        v
+    };
+    let run = |nodes: &[(u32, u32)], order_len: usize, num_triangles: usize| {
+        check_structure(nodes.len(), order_len, num_triangles, |i| nodes[i])
+    };
+    assert_eq!(run(&base, 3, 3), Ok(()));
+    // A caterpillar: internal nodes 0, 2, ..., 128 down the right spine,
+    // each with a leaf on its left; the leaf under node 128 is 65 deep.
+    let mut deep = Vec::new();
+    for k in 0..65u32 {
+        deep.extend([(2 * k + 2, 0), (k, 1)]);
+    }
+    deep.push((65, 1));
+    let cases: [(Vec<Link>, usize, ValidationError, &str); 8] = [
+        (vec![], 3, ValidationError::NoNodes, "the tree has no nodes"),
+        (
+            base.to_vec(),
+            2,
+            ValidationError::OrderLength {
+                order_len: 2,
+                num_triangles: 3,
+            },
+            "leaf order has 2 entries for 3 triangles",
+        ),
+        (
+            [base.as_slice(), &[(0, 1), (0, 1)]].concat(),
+            3,
+            ValidationError::TooManyNodes {
+                nodes: 7,
+                num_triangles: 3,
+            },
+            "7 nodes for 3 triangles",
+        ),
+        (
+            with(0, (1, 0)),
+            3,
+            ValidationError::RightChildOutOfRange {
+                node: 0,
+                right: 1,
+                end: 5,
+            },
+            "internal node 0 has right child 1 outside (1, 5)",
+        ),
+        (
+            with(3, (2, 1)),
+            3,
+            ValidationError::LeafStart {
+                node: 3,
+                start: 2,
+                expected: 1,
+            },
+            "leaf 3 starts at 2, expected 1",
+        ),
+        (
+            with(4, (2, 2)),
+            3,
+            ValidationError::LeafPastEnd { node: 4 },
+            "leaf 4 runs past the triangle list",
+        ),
+        (
+            vec![(0, 3), (0, 0)],
+            3,
+            ValidationError::LeafNotLast { node: 0 },
+            "leaf 0 does not end its subtree",
+        ),
+        (
+            vec![(0, 2)],
+            3,
+            ValidationError::LeavesCover {
+                covered: 2,
+                order_len: 3,
+            },
+            "leaves cover 2 of 3 triangles",
+        ),
+    ];
+    for (nodes, order_len, error, message) in cases {
+        assert_eq!(run(&nodes, order_len, 3), Err(error.clone()), "{message}");
+        assert_eq!(error.to_string(), message);
+    }
+    let e = run(&deep, 66, 66).unwrap_err();
+    assert_eq!(
+        e,
+        ValidationError::TooDeep {
+            node: 129,
+            max_depth: 64
+        }
+    );
+    assert_eq!(e.to_string(), "node 129 is deeper than 64");
+    // One level fewer (the first internal node and its leaf cut off) passes.
+    let mut shallower = deep[2..].to_vec();
+    for node in &mut shallower {
+        // Right children move up two slots, leaf positions up one.
+        node.0 -= if node.1 == 0 { 2 } else { 1 };
+    }
+    assert_eq!(run(&shallower, 65, 65), Ok(()));
+}
+
+/// The leaf order must name each triangle once.
+#[test]
+fn a_bad_leaf_order_is_named() {
+    assert_eq!(check_order(&[2, 0, 1], 3), Ok(()));
+    let repeated = check_order(&[0, 1, 1], 3).unwrap_err();
+    assert_eq!(repeated, ValidationError::OrderRepeats { triangle: 1 });
+    assert_eq!(
+        repeated.to_string(),
+        "triangle 1 appears twice in the leaf order"
+    );
+    let outside = check_order(&[0, 1, 5], 3).unwrap_err();
+    assert_eq!(outside, ValidationError::OrderOutOfRange { triangle: 5 });
+    assert_eq!(
+        outside.to_string(),
+        "leaf order names triangle 5, out of range"
+    );
 }

@@ -12,7 +12,7 @@
 //! induction on the uses). On a 1M-triangle ellipsoid's OBB tree that is
 //! 19M point tests instead of 60M, with no list kept per node.
 
-use crate::{Bvh, TriMesh};
+use crate::{Bvh, TriMesh, ValidationError};
 use clash_bv::BoundingVolume;
 use clash_math::Scalar;
 use rayon::prelude::*;
@@ -30,7 +30,7 @@ use rayon::prelude::*;
 pub(crate) fn check_volumes<T: Scalar, B: BoundingVolume<T>>(
     bvh: &Bvh<T, B>,
     prev: Option<PreviousUses>,
-) -> Result<(), String> {
+) -> Result<(), ValidationError> {
     let nodes = &bvh.nodes;
     let nested = (0..nodes.len())
         .into_par_iter()
@@ -69,18 +69,18 @@ fn corner_missed<T: Scalar, B: BoundingVolume<T>>(
     bvh: &Bvh<T, B>,
     at: usize,
     span: (u32, u32),
-) -> String {
+) -> ValidationError {
     let bv = &bvh.nodes[at].bv;
     let (start, end) = (span.0 as usize, span.1 as usize);
     let k = bvh.leaf_tris[start..end]
         .iter()
         .position(|t| !t.vertices().iter().all(|p| bv.contains_point(p)))
         .unwrap_or(0);
-    format!(
-        "node {at} ({}) does not contain a corner of triangle {}",
-        B::NAME,
-        bvh.order[start + k]
-    )
+    ValidationError::CornerOutside {
+        node: at,
+        volume: B::NAME,
+        triangle: bvh.order[start + k],
+    }
 }
 
 /// No earlier use of a vertex (larger than any leaf position).
@@ -130,7 +130,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Containment<'_, T, B> {
     /// and those above it, tested the vertex at that use. On failure, names
     /// a failing node: the left subtree's first, then the right one's; the
     /// answer does not depend on the number of threads.
-    fn visit(&self, at: usize, start: u32, path: &mut Vec<Ancestor>) -> Result<u32, String> {
+    fn visit(
+        &self,
+        at: usize,
+        start: u32,
+        path: &mut Vec<Ancestor>,
+    ) -> Result<u32, ValidationError> {
         let nodes = &self.bvh.nodes;
         path.push((at as u32, start));
         let end = match nodes[at].children(at as u32) {

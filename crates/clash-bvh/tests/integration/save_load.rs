@@ -4,7 +4,7 @@
 use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop18, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh, ValidationError};
 use clash_math::Isometry3;
 use common::*;
 use rand::RngExt;
@@ -142,6 +142,81 @@ fn with_fixed_crc(mut b: Vec<u8>) -> Vec<u8> {
     let crc = crc32fast::hash(&b[48..]);
     b[44..48].copy_from_slice(&crc.to_le_bytes());
     b
+}
+
+/// A payload that decodes, with its checksum intact, into a tree that
+/// breaks an invariant loads as `LoadError::Invalid`, whose source is the
+/// typed `ValidationError` naming the node and triangle: the structure (a
+/// leaf's count past the leaf order) and the volumes (a leaf's box cut so
+/// it misses its triangle). The last record of the payload is the last
+/// node, a leaf of one triangle in preorder's last leaf position.
+#[test]
+fn a_broken_invariant_loads_as_a_typed_validation_error() {
+    let mesh: TriMesh<f64> = read_stl("bunny_lo.stl");
+    let tree = Bvh::<f64, Aabb<f64>>::build(mesh, &BuildOptions::default()).unwrap();
+    let bytes = tree.to_bytes();
+    let last = tree.nodes().len() - 1;
+    let m = tree.leaf_order().len();
+    assert_eq!(tree.nodes()[last].triangle_range(), Some(m - 1..m));
+    let record = bytes.len() - (6 * 8 + 8);
+    let source = |e: &LoadError| {
+        std::error::Error::source(e)
+            .and_then(|s| s.downcast_ref::<ValidationError>())
+            .cloned()
+    };
+
+    let mut counted = bytes.clone();
+    let n = bytes.len();
+    counted[n - 4..].copy_from_slice(&2u32.to_le_bytes());
+    let e = Bvh::<f64, Aabb<f64>>::from_bytes(&with_fixed_crc(counted)).unwrap_err();
+    assert_eq!(
+        source(&e),
+        Some(ValidationError::LeafPastEnd { node: last })
+    );
+    assert!(
+        matches!(&e, LoadError::Invalid(ValidationError::LeafPastEnd { node }) if *node == last)
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("invalid tree in file: leaf {last} runs past the triangle list")
+    );
+
+    // The leaf's box flattened to its lowest x: the triangle, which is not
+    // flat in x, has a corner outside.
+    let mut cut = bytes.clone();
+    let min_x = cut[record..record + 8].to_vec();
+    cut[record + 24..record + 32].copy_from_slice(&min_x);
+    let triangle = tree.leaf_order()[m - 1];
+    let t = tree.mesh().triangle(triangle as usize);
+    assert!(t.a.x.max(t.b.x).max(t.c.x) > t.a.x.min(t.b.x).min(t.c.x));
+    let e = Bvh::<f64, Aabb<f64>>::from_bytes(&with_fixed_crc(cut)).unwrap_err();
+    assert_eq!(
+        source(&e),
+        Some(ValidationError::CornerOutside {
+            node: last,
+            volume: "aabb",
+            triangle
+        })
+    );
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "invalid tree in file: node {last} (aabb) does not contain a corner of triangle {triangle}"
+        )
+    );
+
+    // A volume that is not well formed (a NaN coordinate).
+    let mut nan = bytes;
+    nan[record..record + 8].copy_from_slice(&f64::NAN.to_le_bytes());
+    let e = Bvh::<f64, Aabb<f64>>::from_bytes(&with_fixed_crc(nan)).unwrap_err();
+    assert_eq!(
+        source(&e),
+        Some(ValidationError::MalformedVolume { node: last })
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("invalid tree in file: node {last} has a malformed bounding volume")
+    );
 }
 
 #[test]

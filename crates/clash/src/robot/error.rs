@@ -240,7 +240,7 @@ pub enum RobotErrorKind {
         /// The `filename` as written.
         uri: String,
         /// Why.
-        reason: String,
+        reason: super::PathError,
     },
     /// A mesh file could not be loaded (missing, malformed, unknown format).
     #[error("{element}: {source}")]

@@ -68,7 +68,7 @@ pub use kinematics::RobotPoses;
 pub use model::{
     CollisionElement, CollisionGeometry, Joint, JointKind, JointLimits, JointSource, Link, Mimic,
 };
-pub use package::PackageMap;
+pub use package::{PackageMap, PathError};
 pub use sample::ConfigurationSampler;
 pub use srdf::{GroupState, LinkPair, Srdf};
 

@@ -4,6 +4,25 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a URDF mesh `filename` names no file ([`PackageMap::resolve`]).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum PathError {
+    /// A `package://` URI whose package the map does not know.
+    #[error("no directory is given for package {package:?} (add it to the PackageMap)")]
+    UnknownPackage {
+        /// The package name (the URI's first path component).
+        package: String,
+    },
+    /// A URI of a scheme other than `package://` and `file://`.
+    #[error("unsupported URI scheme {scheme:?}")]
+    UnsupportedScheme {
+        /// The scheme, before `://`.
+        scheme: String,
+    },
+}
 
 /// Where `package://` mesh paths point: from a package name (or a package
 /// name followed by folders inside it) to a directory on disk.
@@ -73,26 +92,27 @@ impl PackageMap {
     /// relative to `base_dir` (the URDF's folder) unless absolute.
     ///
     /// # Errors
-    /// Why the name cannot be resolved (an unmapped package, an unsupported
-    /// scheme such as `http://`), as a message.
-    pub fn resolve(&self, filename: &str, base_dir: &Path) -> Result<PathBuf, String> {
+    /// [`PathError`]: an unmapped package, an unsupported scheme such as
+    /// `http://`.
+    pub fn resolve(&self, filename: &str, base_dir: &Path) -> Result<PathBuf, PathError> {
         if filename.starts_with("package://") {
             return self.resolve_package(filename).ok_or_else(|| {
                 let package = filename["package://".len()..]
                     .split('/')
                     .find(|c| !c.is_empty())
                     .unwrap_or("");
-                format!(
-                    "no directory is given for package {package:?} \
-                     (add it to the PackageMap)"
-                )
+                PathError::UnknownPackage {
+                    package: package.to_owned(),
+                }
             });
         }
         if let Some(path) = filename.strip_prefix("file://") {
             return Ok(PathBuf::from(path));
         }
         if let Some((scheme, _)) = filename.split_once("://") {
-            return Err(format!("unsupported URI scheme {scheme:?}"));
+            return Err(PathError::UnsupportedScheme {
+                scheme: scheme.to_owned(),
+            });
         }
         Ok(base_dir.join(filename))
     }

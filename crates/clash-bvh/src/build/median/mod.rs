@@ -32,7 +32,6 @@ mod tests;
 use crate::Node;
 use crate::build::partition::{Elem, Prims};
 use crate::build::prefault::prefault;
-use crate::build::recycle::{recyclable, recycle};
 use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRESHOLD};
 use assemble::assemble;
 use clash_bv::{BoundingVolume, FitError, FitScratch};
@@ -107,12 +106,10 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
     let mut recs = zeroed::<u64>(n);
     let mut order = zeroed::<u32>(n);
     // The tree keeps its triangles in leaf order. Carried triangles end up
-    // in that order by themselves. Large `f64` builds write them after the
-    // build into the dead elements' memory ([`recycle`]); other builds
-    // have each leaf write its own, while their corners are in cache, into
-    // a buffer mapped up front, which saves a gather pass over the mesh.
-    let gather = !carry && recyclable::<Elem, Triangle<T>>(elems.capacity(), n);
-    let at_leaves = !carry && !gather;
+    // in that order by themselves; otherwise each leaf writes its own,
+    // while their corners are in cache, into a buffer mapped up front,
+    // which saves a gather pass over the mesh.
+    let at_leaves = !carry;
     let mut leaf_buf: Vec<Triangle<T>> = Vec::with_capacity(if at_leaves { n } else { 0 });
     prefault(leaf_buf.spare_capacity_mut());
     // Slots start uninitialised: each is written once, by the node that
@@ -178,34 +175,21 @@ pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
             &mut scratch,
         )?
     };
-    drop((recs, corner_ids, shared));
+    drop((elems, recs, corner_ids, shared));
     let leaf_tris = if carry {
         // Permuted with the elements: in leaf order.
-        drop(elems);
         tris
-    } else if at_leaves {
-        drop(elems);
+    } else {
         // SAFETY: the capacity is `n`, and every position below `n` was
         // written: each call of `Builder::leaf` writes `leaf_tris[i]` for
         // every position `i` of its slice, a node splits its slice between
         // its children (`Prims::split_at`, which splits `leaf_tris` with
         // the elements) and builds both before it returns `Ok`, and the
         // root's slice is `[0, n)`; an error returns above. Exercised by
-        // every default build of fewer than about 350k triangles or in
-        // `f32`, e.g. `tests::leaf_triangles_are_the_mesh_triangles_in_leaf_order`.
+        // every default OBB or RSS build, e.g.
+        // `tests::leaf_triangles_are_the_mesh_triangles_in_leaf_order`.
         unsafe { leaf_buf.set_len(n) };
         leaf_buf
-    } else {
-        // The leaf order is in `order`; the elements are dead, and their
-        // memory, mapped already, takes the leaf triangles.
-        drop(tris);
-        let mut leaf_tris: Vec<Triangle<T>> = recycle(elems, n);
-        prefault(leaf_tris.spare_capacity_mut());
-        order
-            .par_iter()
-            .map(|&i| corners.triangle(i as usize))
-            .collect_into_vec(&mut leaf_tris);
-        leaf_tris
     };
     Ok(Built {
         nodes: assemble(slots, used),
