@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mesh = clash::mesh_file::load_mesh::<f64>(&path)?;
     // One tree, shared by every object that has this shape.
     let tree: Arc<ObbTree<f64>> = Arc::new(Bvh::build(mesh, &BuildOptions::default())?);
-    let mut world = CollisionWorld::new(0.05)?;
+    let mut world = CollisionWorld::<f64, Obb<f64>>::new(0.05)?;
     let handles = (0..5)
         .map(|i| {
             world.insert(
@@ -32,7 +32,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let x = 3.0 * i as f64 * (1.0 - 0.3 * step as f64);
             world.set_pose(h, Isometry3::translation(x, 0.0, 0.0))?;
         }
-        let touching = world.collide(&CollisionRequest::any());
+        let touching = world.collide(&WorldQuery::default())?;
         // Name the objects by their place in `handles`.
         let index = |h| handles.iter().position(|&x| x == h).unwrap_or(usize::MAX);
         let pairs: Vec<String> = touching

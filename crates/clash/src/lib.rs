@@ -53,7 +53,10 @@ pub mod pose;
 pub mod robot;
 mod world;
 
-pub use world::{CollisionWorld, ObjectHandle, PairContacts, WorldError};
+pub use world::{
+    CollisionFilter, CollisionWorld, Contact, Geometry, ObjectHandle, ObjectSettings,
+    PairCollision, PairDistance, Selection, WorldError, WorldQuery, WorldVolume,
+};
 
 /// Scalars, nalgebra types, primitives and exact predicates (`clash-math`).
 pub mod math {
@@ -106,7 +109,10 @@ pub use rayon;
 pub mod prelude {
     pub use crate::mesh_file::{MeshFileError, MeshFormat, load_mesh, read_mesh};
     pub use crate::robot::{PackageMap, Robot, RobotPoses, Srdf};
-    pub use crate::{CollisionWorld, ObjectHandle, PairContacts, mesh_from_points};
+    pub use crate::{
+        CollisionFilter, CollisionWorld, Geometry, ObjectHandle, PairCollision, PairDistance,
+        WorldQuery, mesh_from_points,
+    };
     pub use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
     pub use clash_bvh::{
         AabbTree, BatchError, BatchOptions, BuildError, BuildOptions, Bvh, CapsuleTree,

@@ -59,6 +59,7 @@ mod sample;
 mod srdf;
 mod tree;
 mod urdf;
+mod world;
 mod xml;
 
 pub use allowed::AllowedCollisionMatrix;
@@ -71,6 +72,7 @@ pub use model::{
 pub use package::{PackageMap, PathError};
 pub use sample::ConfigurationSampler;
 pub use srdf::{GroupState, LinkPair, Srdf};
+pub use world::{OBSTACLE_GROUP, ROBOT_GROUP, RobotWorld, RobotWorldError, RobotWorldOptions};
 
 /// A robot model: its links and joints as a kinematic tree, its collision
 /// elements, and the joints that make up a joint vector. Loaded from a URDF

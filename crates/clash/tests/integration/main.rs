@@ -9,3 +9,4 @@ mod fuzz_seeds_mesh_file;
 mod mesh_file;
 mod mesh_file_messages;
 mod world;
+mod world_mixed;

@@ -4,7 +4,7 @@
 //! directly gives, in handle order, whatever the thread count.
 
 use clash::prelude::*;
-use clash::{CollisionWorld, WorldError};
+use clash::{CollisionWorld, WorldError, WorldQuery};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
@@ -129,10 +129,21 @@ fn run_simulation(threads: usize) -> Vec<StepContacts> {
                     }
                 }
             }
+            let all = WorldQuery {
+                max_contacts_per_pair: usize::MAX,
+                ..WorldQuery::default()
+            };
             let got: Vec<_> = world
-                .collide(&CollisionRequest::all())
+                .collide(&all)
+                .unwrap()
                 .into_iter()
-                .map(|c| (c.a, c.b, c.result.pairs))
+                .map(|c| {
+                    let pairs = c
+                        .contacts
+                        .iter()
+                        .map(|k| [k.triangles[0].unwrap(), k.triangles[1].unwrap()]);
+                    (c.a, c.b, pairs.collect())
+                })
                 .collect();
             let expected = brute_force(&objects);
             assert_eq!(got, expected, "step {step}");
@@ -174,9 +185,9 @@ fn bad_input_is_refused_and_changes_nothing() {
     let b = world
         .insert(tree.clone(), Isometry3::translation(0.1, 0.0, 0.0))
         .unwrap();
-    assert_eq!(world.candidate_pairs().len(), 1);
+    assert_eq!(world.collide(&WorldQuery::default()).unwrap().len(), 1);
     world.remove(b).unwrap();
     assert!(world.remove(b).is_err());
-    assert!(world.tree(b).is_err());
-    assert!(world.collide(&CollisionRequest::all()).is_empty());
+    assert!(world.geometry(b).is_err());
+    assert!(world.collide(&WorldQuery::default()).unwrap().is_empty());
 }

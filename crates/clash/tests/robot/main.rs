@@ -13,3 +13,4 @@ mod hand_worked;
 mod meshes;
 mod models;
 mod srdf;
+mod world;

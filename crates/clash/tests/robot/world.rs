@@ -1,0 +1,176 @@
+//! `RobotWorld` batches against a brute-force loop: for random joint
+//! vectors within the limits, every pair of collision elements on
+//! different links that the SRDF does not allow (and every element against
+//! the obstacles) is checked with the pairwise queries on poses from
+//! forward kinematics; the batch's first collision and minimum distance
+//! must equal the loop's, on the Panda (mesh and primitive models) and the
+//! UR5, on 1 and 2 threads. 200 configurations per model by default;
+//! `CLASH_ROBOT_CONFIGS=10000` runs the 10,000 (see
+//! `docs/long_checks.md`).
+
+use super::common::{panda, panda_primitives, random_configurations, robots_dir, ur5};
+use clash::prelude::*;
+use clash::robot::{Configurations, RobotWorld, RobotWorldOptions};
+use clash::{Geometry, Selection};
+
+type Geo = Geometry<f64, Obb<f64>>;
+
+fn configs() -> usize {
+    std::env::var("CLASH_ROBOT_CONFIGS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200)
+}
+
+fn intersects_pair(a: (&Geo, &Isometry3<f64>), b: (&Geo, &Isometry3<f64>)) -> bool {
+    let req = QueryRequest::default();
+    match (a.0, b.0) {
+        (Geo::Mesh(x), Geo::Mesh(y)) => x.intersects(y, a.1.inv_mul(b.1)),
+        (Geo::Mesh(x), Geo::Convex(s)) => x.intersects_convex(s, &a.1.inv_mul(b.1), &req),
+        (Geo::Convex(s), Geo::Mesh(x)) => x.intersects_convex(s, &b.1.inv_mul(a.1), &req),
+        (Geo::Convex(s), Geo::Convex(t)) => intersects(s, a.1, t, b.1, &req),
+    }
+}
+
+fn distance_pair(a: (&Geo, &Isometry3<f64>), b: (&Geo, &Isometry3<f64>)) -> f64 {
+    let req = QueryRequest::default();
+    match (a.0, b.0) {
+        (Geo::Mesh(x), Geo::Mesh(y)) => x.distance(y, a.1.inv_mul(b.1)).distance,
+        (Geo::Mesh(x), Geo::Convex(s)) => {
+            x.distance_to_convex(s, &a.1.inv_mul(b.1), &req)
+                .unwrap()
+                .distance
+        }
+        (Geo::Convex(s), Geo::Mesh(x)) => {
+            x.distance_to_convex(s, &b.1.inv_mul(a.1), &req)
+                .unwrap()
+                .distance
+        }
+        (Geo::Convex(s), Geo::Convex(t)) => distance(s, a.1, t, b.1, &req).distance,
+    }
+}
+
+fn check(robot: &Robot, srdf: &str, hulls: bool, with_obstacle: bool) {
+    let acm = Srdf::from_file(robots_dir().join(srdf), robot)
+        .unwrap()
+        .allowed_collisions();
+    let options = RobotWorldOptions {
+        meshes_as_convex_hulls: hulls,
+        ..RobotWorldOptions::default()
+    };
+    let mut rw: RobotWorld = RobotWorld::new(robot, Some(&acm), &options).unwrap();
+    if with_obstacle {
+        // A table the arm sweeps through.
+        let table = Shape::Cuboid(Cuboid::new(Vector3::new(0.4, 0.4, 0.02)).unwrap());
+        rw.insert_obstacle(table, Isometry3::translation(0.5, 0.0, 0.3))
+            .unwrap();
+    }
+    let n = configs();
+    let qs = random_configurations(robot, n, 17);
+    let mut batch = Configurations::new(robot.dof());
+    for q in &qs {
+        batch.push(q);
+    }
+    let query = WorldQuery::default();
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            (
+                rw.batch_first_collision(&batch, &query).unwrap(),
+                rw.batch_distance(&batch, &query).unwrap(),
+            )
+        })
+    };
+    let (firsts, dists) = run(1);
+    assert_eq!((firsts.clone(), dists.clone()), run(2));
+    // The brute-force loop, in handle order.
+    let handles = rw.world().handles();
+    let geos: Vec<Geo> = handles
+        .iter()
+        .map(|&h| rw.world().geometry(h).unwrap().clone())
+        .collect();
+    let elements = robot.collision_elements();
+    let link = |k: usize| (k < elements.len()).then(|| elements[k].link);
+    let mut collided = 0;
+    for (c, q) in qs.iter().enumerate() {
+        let fk = robot.poses(q).unwrap();
+        let mut poses: Vec<Isometry3<f64>> = handles
+            .iter()
+            .map(|&h| *rw.world().pose(h).unwrap())
+            .collect();
+        poses[..elements.len()].copy_from_slice(fk.collisions());
+        let mut first = None;
+        let mut best = f64::INFINITY;
+        for i in 0..handles.len() {
+            for j in i + 1..handles.len() {
+                let checked = match (link(i), link(j)) {
+                    (Some(a), Some(b)) => {
+                        a != b && !acm.is_allowed(a, b) && !robot.are_adjacent(a, b)
+                    }
+                    (None, None) => false,
+                    _ => true,
+                };
+                if !checked {
+                    continue;
+                }
+                let (a, b) = ((&geos[i], &poses[i]), (&geos[j], &poses[j]));
+                if first.is_none() && intersects_pair(a, b) {
+                    first = Some((handles[i], handles[j]));
+                }
+                best = best.min(distance_pair(a, b));
+            }
+        }
+        assert_eq!(firsts[c], first, "configuration {c}: {q:?}");
+        let d = dists[c].unwrap();
+        assert!(
+            (d.distance - best).abs() <= 1e-9,
+            "configuration {c}: batch {} brute {best}",
+            d.distance
+        );
+        collided += usize::from(first.is_some());
+    }
+    // Both answers occur.
+    assert!(0 < collided && collided < n, "{collided} of {n} collide");
+}
+
+#[test]
+fn panda_meshes_equal_brute_force() {
+    check(&panda(), "panda/srdf/panda.srdf", false, true);
+}
+
+#[test]
+fn panda_hulls_equal_brute_force() {
+    check(&panda(), "panda/srdf/panda.srdf", true, false);
+}
+
+#[test]
+fn panda_primitives_equal_brute_force() {
+    check(&panda_primitives(), "panda/srdf/panda.srdf", false, true);
+}
+
+#[test]
+fn ur5_equals_brute_force() {
+    check(&ur5(), "ur5/srdf/ur5.srdf", false, true);
+}
+
+#[test]
+fn self_collision_of_one_configuration_names_links() {
+    let robot = panda();
+    let acm = Srdf::from_file(robots_dir().join("panda/srdf/panda.srdf"), &robot)
+        .unwrap()
+        .allowed_collisions();
+    let mut rw: RobotWorld =
+        RobotWorld::new(&robot, Some(&acm), &RobotWorldOptions::default()).unwrap();
+    rw.set_configuration(&[0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02])
+        .unwrap();
+    assert_eq!(rw.self_collision().unwrap(), None);
+    // The same selection through the world's own query.
+    let within =
+        WorldQuery::default().with_selection(Selection::WithinGroup(clash::robot::ROBOT_GROUP));
+    assert_eq!(rw.world().first_collision(&within).unwrap(), None);
+    assert!(rw.set_configuration(&[0.0; 3]).is_err());
+    assert!(rw.set_configuration(&[f64::NAN; 8]).is_err());
+}
