@@ -197,69 +197,75 @@ def fcl_keyfn(full):
     return lambda o: tuple(o.getTranslation().tolist())
 
 
-def run_peer(peer, objects, pairs, poses, modes, args):
-    """All variants of one peer over all configurations, chunk by chunk;
-    each chunk's real and floor loops alternate `--repeat` times and the
-    least time of each is kept."""
-    n, m = poses.shape[0], poses.shape[1]
-    geoms = [(robot_peers.fcl_geometry if peer.name == "python-fcl" else robot_peers.coal_geometry)(o)
-             for o in objects]
-    objs = peer.objects(geoms)
-    pair_objs = [(objs[i], objs[j]) for i, j in pairs]
-    dobjs, dtfs = peer.dummies(m)
-    dpairs = [(dobjs[i], dobjs[j]) for i, j in pairs]
-    allowed = [[-1] * m for _ in range(m)]
-    for k, (i, j) in enumerate(pairs):
-        allowed[i][j] = allowed[j][i] = k
-    is_fcl = peer.name == "python-fcl"
+class PeerRun:
+    """All variants of one peer: their objects, dummies and managers, and
+    the timed runs, one chunk of configurations at a time (`step`), so that
+    the peers take turns on every chunk and a burst of load from other jobs
+    hits all of them."""
 
-    variants = []
-    for mode in modes:
-        for method in ("pairwise", "manager"):
-            v = Variant(peer, method, mode)
-            if not is_fcl and method == "manager" and mode == "distance":
-                v.skipped = ("coal 3.0.3's Python bindings take no custom broad-phase callback "
-                             "(CollisionCallBackBase has no_init) and DistanceCallBackDefault "
-                             "cannot skip pairs")
-            variants.append(v)
+    def __init__(self, peer, objects, pairs, poses, modes):
+        m = poses.shape[1]
+        self.peer, self.npairs = peer, len(pairs)
+        geoms = [(robot_peers.fcl_geometry if peer.name == "python-fcl" else robot_peers.coal_geometry)(o)
+                 for o in objects]
+        self.objs = peer.objects(geoms)
+        self.pair_objs = [(self.objs[i], self.objs[j]) for i, j in pairs]
+        self.dobjs, self.dtfs = peer.dummies(m)
+        self.dpairs = [(self.dobjs[i], self.dobjs[j]) for i, j in pairs]
+        self.allowed = [[-1] * m for _ in range(m)]
+        for k, (i, j) in enumerate(pairs):
+            self.allowed[i][j] = self.allowed[j][i] = k
+        is_fcl = peer.name == "python-fcl"
 
-    mgr = peer.manager(objs) if any(v.method == "manager" and not v.skipped for v in variants) else None
-    empty_mgr = peer.manager([])
-    keyfn = keys_all = None
-    if is_fcl and mgr is not None:
-        for full in (False, True):
-            keys_all, unique = pose_keys(poses, full)
-            if unique:
-                keyfn = fcl_keyfn(full)
-                break
-        if keyfn is None:
-            for v in variants:
-                if v.method == "manager":
-                    v.skipped = ("two objects share a pose in some configuration: python-fcl's "
-                                 "callback cannot tell them apart")
+        self.variants = []
+        for mode in modes:
+            for method in ("pairwise", "manager"):
+                v = Variant(peer, method, mode)
+                if not is_fcl and method == "manager" and mode == "distance":
+                    v.skipped = ("coal 3.0.3's Python bindings take no custom broad-phase callback "
+                                 "(CollisionCallBackBase has no_init) and DistanceCallBackDefault "
+                                 "cannot skip pairs (see --coal-cpp)")
+                self.variants.append(v)
 
-    for start in range(0, n, args.chunk):
-        P = poses[start:start + args.chunk]
+        managed = any(v.method == "manager" and not v.skipped for v in self.variants)
+        self.mgr = peer.manager(self.objs) if managed else None
+        self.empty_mgr = peer.manager([])
+        self.keyfn = self.keys_all = None
+        if is_fcl and managed:
+            for full in (False, True):
+                self.keys_all, unique = pose_keys(poses, full)
+                if unique:
+                    self.keyfn = fcl_keyfn(full)
+                    break
+            if self.keyfn is None:
+                for v in self.variants:
+                    if v.method == "manager":
+                        v.skipped = ("two objects share a pose in some configuration: python-fcl's "
+                                     "callback cannot tell them apart")
+
+    def step(self, start, P, repeat):
+        """Configurations start.. of poses P: each variant's real and floor
+        loops alternate `repeat` times and the least time of each is kept."""
+        peer = self.peer
         chunk = [[peer.transform(M) for M in Pc] for Pc in P]
-        dchunk = [dtfs] * len(chunk)
-        full = [len(pairs)] * len(chunk)
-        for v in variants:
+        dchunk = [self.dtfs] * len(chunk)
+        full = [self.npairs] * len(chunk)
+        keys = self.keys_all[start:start + len(chunk)] if self.keys_all else None
+        for v in self.variants:
             if v.skipped:
                 continue
-            real, floor = _loops(peer, v, objs, pair_objs, dobjs, dpairs, mgr, empty_mgr,
-                                 chunk, dchunk, full, allowed, keyfn,
-                                 keys_all[start:start + len(chunk)] if keys_all else None)
+            real, floor = _loops(peer, v, self.objs, self.pair_objs, self.dobjs, self.dpairs, self.mgr,
+                                 self.empty_mgr, chunk, dchunk, full, self.allowed, self.keyfn, keys)
             best_r = best_f = math.inf
             ans = None
-            for _ in range(args.repeat):
+            for _ in range(repeat):
                 out = []
                 best_r = min(best_r, real(out))
-                ans = ans or out
+                ans = out if ans is None else ans
                 best_f = min(best_f, floor(ans))
             v.raw += best_r
             v.floor += best_f
             v.answers.extend(ans)
-    return variants, keyfn, objs
 
 
 def _loops(peer, v, objs, pair_objs, dobjs, dpairs, mgr, empty_mgr, chunk, dchunk, full,
@@ -387,6 +393,8 @@ def main(argv=None):
     ap.add_argument("--tol", type=float, default=1e-6, help="distance tolerance (absolute)")
     ap.add_argument("--list", type=int, default=5, help="disagreeing configurations listed per variant")
     ap.add_argument("--cost-reps", type=int, default=20000, help="calls per overhead micro-benchmark")
+    ap.add_argument("--coal-cpp", action="store_true",
+                    help="also run coal's own C++ (robot_coal.cpp, built with g++ against the coal wheel)")
     ap.add_argument("--out", type=Path, default=HERE / "out" / "robot")
     args = ap.parse_args(argv)
     if args.repeat < 1 or args.chunk < 1 or (args.max_configs is not None and args.max_configs < 0):
@@ -430,14 +438,30 @@ def main(argv=None):
     print(f"scene {args.scene}: {len(objects)} objects {kinds}, {len(pairs)} pairs, "
           f"{n} of {n_all} configurations", file=sys.stderr)
 
+    t0 = robot_peers.perf_counter()
+    runs = [PeerRun(peer, objects, pairs, poses, modes) for peer in peers]
+    for start in range(0, n, args.chunk):
+        P = poses[start:start + args.chunk]
+        for run in runs:
+            run.step(start, P, args.repeat)
     variants, costs, objs_of = [], {}, {}
-    for peer in peers:
-        t0 = robot_peers.perf_counter()
-        vs, keyfn, objs = run_peer(peer, objects, pairs, poses, modes, args)
-        costs[peer.name] = add_overheads(peer, vs, keyfn, args.cost_reps)
-        objs_of[peer.name] = objs
-        variants += vs
-        print(f"{peer.name}: done in {robot_peers.perf_counter() - t0:.1f} s", file=sys.stderr)
+    for run in runs:
+        costs[run.peer.name] = add_overheads(run.peer, run.variants, run.keyfn, args.cost_reps)
+        objs_of[run.peer.name] = run.objs
+        variants += run.variants
+    print(f"{', '.join(p.name for p in peers)}: done in {robot_peers.perf_counter() - t0:.1f} s",
+          file=sys.stderr)
+
+    if args.coal_cpp:
+        cpp = robot_peers.CoalCpp(args.out)
+        scene_bin = cpp.write_scene(objects, pairs)
+        for mode in modes:
+            for method, (secs, ans) in cpp.run(scene_bin, args.scene / "poses.f64", n, args.repeat,
+                                                mode).items():
+                v = Variant(cpp, method, mode)
+                v.raw, v.answers = secs, ans
+                variants.append(v)
+        print(f"coal C++: done", file=sys.stderr)
 
     for mode in modes:
         if mode not in refs:
@@ -461,7 +485,10 @@ def main(argv=None):
             row["net_over_clash"] = row["net_us"] / clash_us[v.mode]
         if v.mode in refs:
             label, _, ref = refs[v.mode]
-            peer, objs = v.peer, objs_of[v.peer.name]
+            peer = robot_peers.CoalPeer() if isinstance(v.peer, robot_peers.CoalCpp) else v.peer
+            if peer.name not in objs_of:
+                objs_of[peer.name] = peer.objects([robot_peers.coal_geometry(o) for o in objects])
+            objs = objs_of[peer.name]
 
             def tie(c, rp, peer=peer, objs=objs):
                 return pair_distance(peer, objs, poses[c], rp[0], rp[1])
