@@ -180,15 +180,22 @@ class Variant:
         return f"{self.peer.name} {self.method}"
 
 
-def pose_keys(poses, full):
-    """Per configuration, each object's pose key -> object index (the
-    translation, or with `full` translation then row-major rotation), and
-    whether every configuration's keys are distinct."""
+def shared_pose(poses, full):
+    """Whether two objects share a translation (with `full`, a whole pose)
+    in some configuration."""
+    X = poses.reshape(poses.shape[0], poses.shape[1], 12) if full else poses[:, :, :, 3]
+    m = poses.shape[1]
+    return any(np.all(X[:, i] == X[:, j], axis=-1).any() for i in range(m) for j in range(i + 1, m))
+
+
+def pose_keys(P, full):
+    """Per configuration of P, each object's pose key -> object index: its
+    translation, with `full` followed by its row-major rotation (as
+    `fcl_keyfn` reads them back from python-fcl's objects)."""
     def key(M):
         k = tuple(M[:, 3].tolist())
         return k + tuple(M[:, :3].ravel().tolist()) if full else k
-    keys = [{key(M): i for i, M in enumerate(P)} for P in poses]
-    return keys, all(len(k) == poses.shape[1] for k in keys)
+    return [{key(M): i for i, M in enumerate(Pc)} for Pc in P]
 
 
 def fcl_keyfn(full):
@@ -230,12 +237,11 @@ class PeerRun:
         managed = any(v.method == "manager" and not v.skipped for v in self.variants)
         self.mgr = peer.manager(self.objs) if managed else None
         self.empty_mgr = peer.manager([])
-        self.keyfn = self.keys_all = None
+        self.keyfn = self.full_keys = None
         if is_fcl and managed:
             for full in (False, True):
-                self.keys_all, unique = pose_keys(poses, full)
-                if unique:
-                    self.keyfn = fcl_keyfn(full)
+                if not shared_pose(poses, full):
+                    self.keyfn, self.full_keys = fcl_keyfn(full), full
                     break
             if self.keyfn is None:
                 for v in self.variants:
@@ -243,14 +249,14 @@ class PeerRun:
                         v.skipped = ("two objects share a pose in some configuration: python-fcl's "
                                      "callback cannot tell them apart")
 
-    def step(self, start, P, repeat):
-        """Configurations start.. of poses P: each variant's real and floor
-        loops alternate `repeat` times and the least time of each is kept."""
+    def step(self, P, repeat):
+        """The configurations of poses P: each variant's real and floor loops
+        alternate `repeat` times and the least time of each is kept."""
         peer = self.peer
         chunk = [[peer.transform(M) for M in Pc] for Pc in P]
         dchunk = [self.dtfs] * len(chunk)
         full = [self.npairs] * len(chunk)
-        keys = self.keys_all[start:start + len(chunk)] if self.keys_all else None
+        keys = pose_keys(P, self.full_keys) if self.keyfn else None
         for v in self.variants:
             if v.skipped:
                 continue
@@ -443,7 +449,7 @@ def main(argv=None):
     for start in range(0, n, args.chunk):
         P = poses[start:start + args.chunk]
         for run in runs:
-            run.step(start, P, args.repeat)
+            run.step(P, args.repeat)
     variants, costs, objs_of = [], {}, {}
     for run in runs:
         costs[run.peer.name] = add_overheads(run.peer, run.variants, run.keyfn, args.cost_reps)
