@@ -14,7 +14,7 @@ clash's OBB and RSS trees; python-fcl offers only OBBRSS models).
 """
 import argparse, time
 import coal, numpy as np, trimesh
-from peer_models import coal_obbrss, fcl_obbrss
+from peer_models import coal_cpp_command, coal_obbrss, fcl_obbrss
 
 ap = argparse.ArgumentParser()
 ap.add_argument("mesh")
@@ -63,21 +63,11 @@ for name, build in [("FCL", fcl_obbrss), ("coal", coal_obbrss)][: 2 if args.coal
 if args.coal_cpp:
     import os, subprocess, sys
     here = os.path.dirname(os.path.abspath(__file__))
-    # The wheel's install prefix: the `cmeel.prefix` directory that holds
-    # the coal package (lib/python3.X/site-packages/coal), its headers and
-    # libcoal.so.
-    prefix = os.path.realpath(coal.__file__)
-    while os.path.basename(prefix) != "cmeel.prefix":
-        parent = os.path.dirname(prefix)
-        if parent == prefix:
-            sys.exit("coal's cmeel.prefix not found above " + coal.__file__)
-        prefix = parent
     exe = os.path.join(here, "out", "coal_build")
     os.makedirs(os.path.dirname(exe), exist_ok=True)
     src = os.path.join(here, "coal_build.cpp")
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-        subprocess.run(["g++", "-O2", "-std=c++17", "-DNDEBUG", f"-I{prefix}/include", "-I/usr/include/eigen3",
-                        src, f"-L{prefix}/lib", "-lcoal", f"-Wl,-rpath,{prefix}/lib", "-o", exe], check=True)
+        subprocess.run(coal_cpp_command(src, exe), check=True)
     dump = os.path.join(here, "out", "mesh.bin")
     with open(dump, "wb") as f:
         f.write(np.array([len(V), len(F)], dtype=np.uint64).tobytes())
