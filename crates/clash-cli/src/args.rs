@@ -30,6 +30,11 @@ pub enum Command {
     Distance(DistanceArgs),
     /// Cast every ray of a rays file at a mesh (one JSON line per ray).
     Raycast(RaycastArgs),
+    /// Self-collision of a robot (URDF, optional SRDF) at every joint vector
+    /// of a configurations file (one JSON line per configuration): whether
+    /// it collides and the first pair's links, or with `--distance` the
+    /// minimum distance and its pair.
+    Robot(RobotArgs),
     /// Build, save, reload and query trees on a mesh shipped in the binary,
     /// and draw the tree's boxes to an SVG picture.
     Demo(DemoArgs),
@@ -222,6 +227,44 @@ pub struct DemoArgs {
     /// Poses for the collision and distance queries (at least 1).
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
     pub poses: u32,
+    /// The worker pool.
+    #[command(flatten)]
+    pub pool: Pool,
+}
+
+/// `clash robot`.
+#[derive(Debug, Args)]
+pub struct RobotArgs {
+    /// The robot's URDF (fixed, revolute, continuous and prismatic joints;
+    /// collision meshes, boxes, spheres, cylinders and capsules).
+    pub urdf: PathBuf,
+    /// An SRDF whose `<disable_collisions>` link pairs are never checked
+    /// (pairs of links joined by a joint never are).
+    #[arg(long)]
+    pub srdf: Option<PathBuf>,
+    /// Joint vectors, one per line: the positions of the movable joints
+    /// that are not mimics (revolute, continuous, prismatic), in the URDF's
+    /// order, separated by spaces or commas; mimic joints follow their
+    /// leader. Blank lines and `#` comments are skipped. A value outside
+    /// its joint's limits is an error naming the line.
+    #[arg(long)]
+    pub configs: PathBuf,
+    /// Answer the minimum distance between checked link pairs (and its
+    /// pair and points) instead of whether any pair collides.
+    #[arg(long)]
+    pub distance: bool,
+    /// Accept joint values outside their limits.
+    #[arg(long)]
+    pub ignore_limits: bool,
+    /// Where a `package://` URI's package lives, as `NAME=DIR` (repeatable;
+    /// `NAME` may hold folders, e.g.
+    /// `example-robot-data/robots/panda_description=./panda`).
+    #[arg(long = "package", value_name = "NAME=DIR")]
+    pub packages: Vec<String>,
+    /// Use each collision mesh's convex hull (faster; robotics users mark
+    /// meshes convex this way).
+    #[arg(long)]
+    pub convex_hulls: bool,
     /// The worker pool.
     #[command(flatten)]
     pub pool: Pool,

@@ -1,6 +1,7 @@
 //! The `clash` command: build trees from OBJ/STL/PLY meshes, save and
 //! inspect them, run batch collision, distance and ray queries in parallel,
-//! and a self-contained demo. Run `clash --help` or `clash <command> --help`.
+//! check robots (URDF, SRDF) over batches of joint vectors, and a
+//! self-contained demo. Run `clash --help` or `clash <command> --help`.
 //!
 //! Every error is one line on stderr naming the file (and line) at fault,
 //! with exit code 2; nothing panics on bad input.
@@ -13,6 +14,7 @@ mod input;
 mod output;
 mod output_file;
 mod queries;
+mod robot;
 mod svg;
 mod threads;
 mod tree_kind;
@@ -38,6 +40,7 @@ fn run(mut cli: args::Cli) -> Result<(), error::CliError> {
         args::Command::Collide(a) => Some(&mut a.pool),
         args::Command::Distance(a) => Some(&mut a.pool),
         args::Command::Raycast(a) => Some(&mut a.pool),
+        args::Command::Robot(a) => Some(&mut a.pool),
         args::Command::Demo(a) => Some(&mut a.pool),
         args::Command::Info(_) => None,
     };
@@ -50,6 +53,7 @@ fn run(mut cli: args::Cli) -> Result<(), error::CliError> {
         args::Command::Collide(a) => queries::collide(&a),
         args::Command::Distance(a) => queries::distance(&a),
         args::Command::Raycast(a) => queries::raycast(&a),
+        args::Command::Robot(a) => robot::run(&a),
         args::Command::Demo(a) => demo::run(&a),
     }
 }

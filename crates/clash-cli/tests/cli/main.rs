@@ -10,4 +10,5 @@ mod coordinate_range;
 mod demo;
 mod messages;
 mod output_file;
+mod robot;
 mod threads;

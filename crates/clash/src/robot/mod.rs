@@ -15,6 +15,10 @@
 //!   mimics, in the URDF's order ([`Robot::dof_joints`]);
 //!   [`Robot::check_limits`] checks one, [`Robot::read_configurations`]
 //!   reads a file of them, [`ConfigurationSampler`] draws random ones.
+//! - [`RobotWorld`] puts the collision elements and obstacles in a
+//!   [`CollisionWorld`](crate::CollisionWorld) and answers self-collision,
+//!   collision with obstacles and minimum distance for one joint vector or
+//!   a batch of them.
 //!
 //! ```
 //! use clash::robot::{CollisionGeometry, PackageMap, Robot, RobotPoses, Srdf};
