@@ -19,6 +19,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use thiserror::Error;
 
+/// Configurations per rayon job at least: a configuration takes
+/// microseconds, so smaller jobs would spend more on splitting and on the
+/// per-job buffers than on the work.
+const MIN_CONFIGS_PER_JOB: usize = 32;
+
 /// The collision group of the robot's elements.
 pub const ROBOT_GROUP: u32 = 1;
 /// The collision group of obstacles (checked against the robot only).
@@ -310,6 +315,7 @@ impl<B: WorldVolume<f64>> RobotWorld<B> {
             .iter()
             .collect::<Vec<_>>()
             .par_iter()
+            .with_min_len(MIN_CONFIGS_PER_JOB)
             .map_init(init, |(fk, poses), q| {
                 self.robot
                     .forward_kinematics(q, fk)

@@ -12,7 +12,17 @@ use super::{CollisionWorld, ObjectHandle, PairDistance, WorldError, WorldQuery};
 use clash_bv::Aabb;
 use clash_math::{Isometry3, Scalar, isometry_is_finite};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashSet;
+
+/// Worlds with at most this many object pairs list the pairs a query
+/// checks once per batch; each configuration then tests the listed pairs'
+/// boxes directly. Larger worlds sort and sweep each configuration's boxes.
+const LISTED_PAIRS: usize = 1 << 20;
+
+/// Configurations per rayon job at least (a configuration of a small
+/// world takes microseconds).
+const MIN_CONFIGS_PER_JOB: usize = 16;
 
 /// What every configuration of a batch shares: the objects in handle
 /// order, and which pairs the query checks.
@@ -21,6 +31,8 @@ pub(crate) struct BatchPlan<'a, T: Scalar, B: WorldVolume<T>> {
     handles: Vec<ObjectHandle>,
     /// Allowed pairs `(i, j)`, `i < j`, by object index.
     allowed: HashSet<(u32, u32)>,
+    /// Every checked pair in order, for worlds of at most [`LISTED_PAIRS`] pairs.
+    listed: Option<Vec<Candidate>>,
     query: WorldQuery<T>,
 }
 
@@ -57,8 +69,24 @@ impl<'a, T: Scalar, B: WorldVolume<T>> BatchPlan<'a, T, B> {
         Scene {
             placed,
             aabbs,
-            handles: self.handles.clone(),
+            handles: Cow::Borrowed(&self.handles),
         }
+    }
+
+    /// The checked pairs whose boxes are at most `radius` apart on every
+    /// axis, sorted: the listed pairs whose boxes meet, or a sort and sweep.
+    fn candidates(&self, aabbs: &[Aabb<T>], radius: T) -> Vec<Candidate> {
+        let Some(listed) = &self.listed else {
+            return self.sweep(aabbs, radius);
+        };
+        listed
+            .iter()
+            .copied()
+            .filter(|&(i, j)| {
+                let (a, b) = (&aabbs[i as usize], &aabbs[j as usize]);
+                (0..3).all(|k| a.min[k] <= b.max[k] + radius && b.min[k] <= a.max[k] + radius)
+            })
+            .collect()
     }
 
     /// The checked pairs whose boxes are at most `radius` apart on every
@@ -92,7 +120,7 @@ impl<'a, T: Scalar, B: WorldVolume<T>> BatchPlan<'a, T, B> {
     /// The first colliding checked pair of one configuration, as object indices.
     pub(crate) fn first_collision(&self, poses: &[Isometry3<T>]) -> Option<(usize, usize)> {
         let scene = self.scene(poses);
-        let candidates = self.sweep(&scene.aabbs, self.query.margin);
+        let candidates = self.candidates(&scene.aabbs, self.query.margin);
         scene
             .first_collision(&candidates, self.query.margin, false)
             .map(|(i, j)| (i as usize, j as usize))
@@ -101,7 +129,7 @@ impl<'a, T: Scalar, B: WorldVolume<T>> BatchPlan<'a, T, B> {
     /// The closest checked pair of one configuration.
     pub(crate) fn distance(&self, poses: &[Isometry3<T>]) -> Option<PairDistance<T>> {
         let scene = self.scene(poses);
-        scene.min_distance(&self.query, |radius| self.sweep(&scene.aabbs, radius))
+        scene.min_distance(&self.query, |radius| self.candidates(&scene.aabbs, radius))
     }
 
     /// The handle of object `i`.
@@ -132,12 +160,19 @@ impl<T: Scalar, B: WorldVolume<T>> CollisionWorld<T, B> {
             .iter()
             .map(|&(a, b)| (position(a), position(b)))
             .collect();
-        Ok(BatchPlan {
+        let mut plan = BatchPlan {
             objects,
             handles: handles.clone(),
             allowed,
+            listed: None,
             query: *query,
-        })
+        };
+        let n = handles.len() as u32;
+        if (n as usize) * (n as usize).saturating_sub(1) / 2 <= LISTED_PAIRS {
+            let pairs = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+            plan.listed = Some(pairs.filter(|&(i, j)| plan.checks(i, j)).collect());
+        }
+        Ok(plan)
     }
 
     /// For each configuration, the first selected pair closer than the
@@ -173,6 +208,7 @@ impl<T: Scalar, B: WorldVolume<T>> CollisionWorld<T, B> {
         let n = check_batch(poses, plan.len())?;
         Ok(poses
             .par_chunks(n)
+            .with_min_len(MIN_CONFIGS_PER_JOB)
             .map(|config| {
                 plan.first_collision(config)
                     .map(|(i, j)| (plan.handle(i), plan.handle(j)))
@@ -196,6 +232,7 @@ impl<T: Scalar, B: WorldVolume<T>> CollisionWorld<T, B> {
         let n = check_batch(poses, plan.len())?;
         Ok(poses
             .par_chunks(n)
+            .with_min_len(MIN_CONFIGS_PER_JOB)
             .map(|config| plan.distance(config))
             .collect())
     }

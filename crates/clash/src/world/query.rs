@@ -277,7 +277,7 @@ impl<T: Scalar, B: WorldVolume<T>> CollisionWorld<T, B> {
         Scene {
             placed,
             aabbs,
-            handles,
+            handles: handles.into(),
         }
     }
 }

@@ -14,12 +14,13 @@ use super::{ObjectHandle, WorldQuery};
 use clash_bv::Aabb;
 use clash_math::Scalar;
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// The objects a query runs over, in handle order.
 pub(crate) struct Scene<'a, T: Scalar, B: WorldVolume<T>> {
     pub(crate) placed: Vec<Placed<'a, T, B>>,
     pub(crate) aabbs: Vec<Aabb<T>>,
-    pub(crate) handles: Vec<ObjectHandle>,
+    pub(crate) handles: Cow<'a, [ObjectHandle]>,
 }
 
 /// A candidate pair of scene indices.

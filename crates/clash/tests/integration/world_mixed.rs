@@ -389,6 +389,57 @@ fn batches_equal_single_queries() {
     }
 }
 
+/// Worlds of more than 2^20 object pairs sort and sweep each
+/// configuration's boxes instead of testing a list of pairs.
+#[test]
+fn batches_of_large_worlds_equal_single_queries() {
+    let n = 1500;
+    let mut world = World::new(0.0).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let handles: Vec<ObjectHandle> = (0..n)
+        .map(|i| {
+            let shape = if i % 2 == 0 {
+                Shape::Ball(Ball::new(0.3).unwrap())
+            } else {
+                Shape::Cuboid(Cuboid::new(Vector3::new(0.3, 0.2, 0.1)).unwrap())
+            };
+            world.insert(shape, Isometry3::identity()).unwrap()
+        })
+        .collect();
+    for _ in 0..n / 10 {
+        let (i, j) = (rng.random_range(0..n), rng.random_range(0..n));
+        if i != j {
+            world.allow_pair(handles[i], handles[j], true).unwrap();
+        }
+    }
+    let configs: Vec<Vec<Isometry3<f64>>> = [9.0, 30.0, 60.0]
+        .iter()
+        .map(|&reach| (0..n).map(|_| random_pose(&mut rng, reach)).collect())
+        .collect();
+    let query = WorldQuery::default();
+    let firsts = world
+        .batch_first_collision(&configs.concat(), &query)
+        .unwrap();
+    let dists = world.batch_distance(&configs.concat(), &query).unwrap();
+    for (k, poses) in configs.iter().enumerate() {
+        for (h, p) in handles.iter().zip(poses) {
+            world.set_pose(*h, *p).unwrap();
+        }
+        assert_eq!(
+            firsts[k],
+            world.first_collision(&query).unwrap(),
+            "config {k}"
+        );
+        let single = world.distance(&query).unwrap().unwrap();
+        let batch = dists[k].unwrap();
+        assert_eq!(
+            (batch.a, batch.b, batch.distance),
+            (single.a, single.b, single.distance)
+        );
+    }
+    assert!(firsts[0].is_some() && firsts[2].is_none(), "{firsts:?}");
+}
+
 #[test]
 fn bad_queries_and_batches_are_refused() {
     let kinds = Kinds::new();

@@ -173,13 +173,6 @@ mod sse {
         }
     }
 
-    /// Lane `I` of `v` in all four lanes.
-    #[inline(always)]
-    fn splat<const I: i32>(v: __m128) -> __m128 {
-        // SAFETY: SSE is part of the x86_64 baseline; registers only.
-        unsafe { _mm_shuffle_ps::<I>(v, v) }
-    }
-
     #[inline(always)]
     pub(super) fn block(a: &Node4, b: &Node4) -> u32 {
         // SAFETY: SSE is part of the x86_64 baseline; these intrinsics
@@ -190,10 +183,22 @@ mod sse {
                 let (alo, ahi) = (load(&a.lo[k]), load(&a.hi[k]));
                 let (blo, bhi) = (load(&b.lo[k]), load(&b.hi[k]));
                 let lanes = [
-                    (splat::<0x00>(alo), splat::<0x00>(ahi)),
-                    (splat::<0x55>(alo), splat::<0x55>(ahi)),
-                    (splat::<0xAA>(alo), splat::<0xAA>(ahi)),
-                    (splat::<0xFF>(alo), splat::<0xFF>(ahi)),
+                    (
+                        _mm_shuffle_ps::<0x00>(alo, alo),
+                        _mm_shuffle_ps::<0x00>(ahi, ahi),
+                    ),
+                    (
+                        _mm_shuffle_ps::<0x55>(alo, alo),
+                        _mm_shuffle_ps::<0x55>(ahi, ahi),
+                    ),
+                    (
+                        _mm_shuffle_ps::<0xAA>(alo, alo),
+                        _mm_shuffle_ps::<0xAA>(ahi, ahi),
+                    ),
+                    (
+                        _mm_shuffle_ps::<0xFF>(alo, alo),
+                        _mm_shuffle_ps::<0xFF>(ahi, ahi),
+                    ),
                 ];
                 for (mi, (lo, hi)) in m.iter_mut().zip(lanes) {
                     *mi = _mm_and_ps(*mi, _mm_cmple_ps(lo, bhi));
