@@ -13,7 +13,7 @@
 
 use clash_benches::{generated_mesh, read_stl, to_f64};
 use clash_bv::{Aabb, BoundingVolume, Obb, Rss};
-use clash_bvh::{BuildOptions, Bvh, CollisionRequest, FitQuality, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, CollisionRequest, FitQuality, TreeVolume, TriMesh};
 use clash_math::{Isometry3, Scalar, Triangle, Vector3};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
@@ -114,7 +114,7 @@ fn parry_pose(iso: &Isometry3<f32>) -> parry3d::math::Pose {
 // --- build -------------------------------------------------------------------
 
 /// Build, save and load of one tree type on 1 and 2 threads.
-fn save_load<T: Scalar, B: BoundingVolume<T>>(
+fn save_load<T: Scalar, B: TreeVolume<T>>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     mesh: &TriMesh<T>,

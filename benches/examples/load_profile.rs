@@ -7,8 +7,8 @@
 //!
 //! `cargo run --release -p clash-benches --example load_profile [MESH.stl|ellipsoid] [obb|rss|aabb] [REPEATS] [THREADS]`
 
-use clash_bv::{Aabb, BoundingVolume, Obb, Rss};
-use clash_bvh::{BuildOptions, Bvh, TriMesh};
+use clash_bv::{Aabb, Obb, Rss};
+use clash_bvh::{BuildOptions, Bvh, TreeVolume, TriMesh};
 use std::time::Instant;
 
 #[path = "common/ellipsoid.rs"]
@@ -18,7 +18,7 @@ mod stl;
 
 use ellipsoid::ellipsoid;
 
-fn run<B: BoundingVolume<f64>>(mesh: TriMesh<f64>, repeats: usize) {
+fn run<B: TreeVolume<f64>>(mesh: TriMesh<f64>, repeats: usize) {
     let t = Instant::now();
     let tree = Bvh::<f64, B>::build(mesh, &BuildOptions::default()).expect("tree builds");
     let build = t.elapsed().as_secs_f64() * 1e3;

@@ -5,15 +5,15 @@
 //!
 //! `cargo run --release -p clash-benches --example rotated_query_profile [MESH.stl]`
 
-use clash_bv::{BoundingVolume, Kdop14, Kdop18, Kdop26, Obb};
-use clash_bvh::{BuildOptions, BvPair, Bvh, TriMesh};
+use clash_bv::{Kdop14, Kdop18, Kdop26, Obb};
+use clash_bvh::{BuildOptions, Bvh, TreeVolume, TriMesh};
 use clash_math::{Isometry3, Vector3};
 use std::time::Instant;
 
 #[path = "../../crates/clash-bvh/examples/common/stl.rs"]
 mod stl;
 
-fn run<B: BoundingVolume<f64> + BvPair<f64, B>>(mesh: &TriMesh<f64>, name: &str) {
+fn run<B: TreeVolume<f64>>(mesh: &TriMesh<f64>, name: &str) {
     let tree = Bvh::<f64, B>::build(mesh.clone(), &BuildOptions::default()).expect("tree builds");
     let t = Instant::now();
     let mut any = 0;

@@ -6,14 +6,14 @@
 //!
 //! A second argument runs that volume type only.
 
-use clash_bv::{Aabb, BoundingVolume, Kdop18, Obb, Rss};
-use clash_bvh::{BuildOptions, Bvh, TriMesh};
+use clash_bv::{Aabb, Kdop18, Obb, Rss};
+use clash_bvh::{BuildOptions, Bvh, TreeVolume, TriMesh};
 use std::time::Instant;
 
 #[path = "../../crates/clash-bvh/examples/common/stl.rs"]
 mod stl;
 
-fn run<B: BoundingVolume<f64>>(mesh: &TriMesh<f64>, name: &str, only: Option<&str>) {
+fn run<B: TreeVolume<f64>>(mesh: &TriMesh<f64>, name: &str, only: Option<&str>) {
     if only.is_some_and(|o| o != name) {
         return;
     }

@@ -1,6 +1,6 @@
 //! Axis-aligned bounding boxes, RTCD §4.2.
 use crate::fit::check::{check_points, check_triangles};
-use crate::{BoundingVolume, FitError, Obb};
+use crate::{BoundingVolume, FitError, FitVolume, FlatVolume, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -98,47 +98,6 @@ impl<T: Scalar> Aabb<T> {
 }
 
 impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
-    const NAME: &'static str = "aabb";
-    const FLAT_LEN: usize = 6;
-
-    /// `min` then `max`, each `x, y, z`.
-    fn write_flat(&self, out: &mut Vec<T>) {
-        out.extend_from_slice(self.min.coords.as_slice());
-        out.extend_from_slice(self.max.coords.as_slice());
-    }
-
-    fn read_flat(flat: &[T]) -> Option<Self> {
-        let f: &[T; 6] = flat.try_into().ok()?;
-        Some(Self {
-            min: Point3::new(f[0], f[1], f[2]),
-            max: Point3::new(f[3], f[4], f[5]),
-        })
-    }
-
-    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        Self::from_points(points)
-    }
-
-    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        // No corner buffer: a tree builder calls this once per node.
-        check_triangles(triangles)?;
-        let mut b = Self {
-            min: triangles[0].a,
-            max: triangles[0].a,
-        };
-        for t in triangles {
-            b.grow(&t.a);
-            b.grow(&t.b);
-            b.grow(&t.c);
-        }
-        Ok(b)
-    }
-
-    /// The box itself: [`Self::fit_triangles`] is the bounds of the corners.
-    fn from_triangle_bounds(bounds: &Aabb<T>) -> Option<Self> {
-        Some(*bounds)
-    }
-
     /// RTCD §6.5.1.
     fn merge(&self, other: &Self) -> Self {
         let mut b = *self;
@@ -211,5 +170,51 @@ impl<T: Scalar> BoundingVolume<T> for Aabb<T> {
             axes: Matrix3::identity(),
             half_extents: self.half_extents(),
         }
+    }
+}
+
+impl<T: Scalar> FitVolume<T> for Aabb<T> {
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::from_points(points)
+    }
+
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        // No corner buffer: a tree builder calls this once per node.
+        check_triangles(triangles)?;
+        let mut b = Self {
+            min: triangles[0].a,
+            max: triangles[0].a,
+        };
+        for t in triangles {
+            b.grow(&t.a);
+            b.grow(&t.b);
+            b.grow(&t.c);
+        }
+        Ok(b)
+    }
+
+    /// The box itself: [`Self::fit_triangles`] is the bounds of the corners.
+    fn from_triangle_bounds(bounds: &Aabb<T>) -> Option<Self> {
+        Some(*bounds)
+    }
+}
+
+impl<T: Scalar> FlatVolume<T> for Aabb<T> {
+    const NAME: &'static str = "aabb";
+
+    const FLAT_LEN: usize = 6;
+
+    /// `min` then `max`, each `x, y, z`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.min.coords.as_slice());
+        out.extend_from_slice(self.max.coords.as_slice());
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 6] = flat.try_into().ok()?;
+        Some(Self {
+            min: Point3::new(f[0], f[1], f[2]),
+            max: Point3::new(f[3], f[4], f[5]),
+        })
     }
 }

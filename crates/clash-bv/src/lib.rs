@@ -2,8 +2,11 @@
 //!
 //! Bounding volumes: [`Aabb`], [`Sphere`], [`Obb`], [`Capsule`], [`Kdop`]
 //! (14-, 18- and 26-DOPs) and [`Rss`], with fitting from points and
-//! triangles, merging, overlap tests and rigid transforms, all behind the
-//! [`BoundingVolume`] trait that clash-bvh's trees are generic over.
+//! triangles, merging, overlap tests and rigid transforms. Three traits
+//! describe them: [`BoundingVolume`], the geometry that clash-bvh's trees
+//! and queries are generic over; [`FitVolume`], fitting points and
+//! triangles (what building a tree takes); and [`FlatVolume`], the flat
+//! form saved trees store.
 //!
 //! Every fit validates its input first: an empty set is
 //! [`FitError::Empty`], a NaN or infinite coordinate is
@@ -28,6 +31,8 @@ mod bounding_volume;
 mod capsule;
 mod error;
 mod fit;
+mod fit_volume;
+mod flat_volume;
 mod kdop;
 mod obb;
 mod relative_pose;
@@ -39,12 +44,21 @@ pub use aabb::Aabb;
 pub use bounding_volume::{BoundingVolume, axes_are_orthonormal};
 pub use capsule::Capsule;
 pub use error::FitError;
-pub use fit::axes::{
-    lone_triangle_axes, lone_triangle_axes_x2, principal_axes_of_sum, principal_axes_of_sums,
-};
+pub use fit::axes::lone_triangle_axes;
+// Internal to the clash crates: clash-bvh's builders fit nodes through these.
+#[doc(hidden)]
+pub use fit::axes::{lone_triangle_axes_x2, principal_axes_of_sum, principal_axes_of_sums};
+// Internal to the clash crates: clash-bvh's builders fit nodes through it.
+#[doc(hidden)]
 pub use fit::indexed_points::IndexedPoints;
+// Internal to the clash crates: clash-bvh's builders fit nodes through it.
+#[doc(hidden)]
 pub use fit::moment_sum::principal_axes_of_moment_union;
+// Internal to the clash crates: clash-bvh's builders fit nodes through it.
+#[doc(hidden)]
 pub use fit::scratch::FitScratch;
+pub use fit_volume::FitVolume;
+pub use flat_volume::FlatVolume;
 pub use kdop::{Kdop, Kdop14, Kdop18, Kdop26};
 pub use obb::{Obb, TIGHT_FIT_SAMPLE};
 pub use relative_pose::RelativePose;

@@ -3,14 +3,17 @@
 use crate::build::{self, BuildOptions};
 use crate::query::containment::component_vertices;
 use crate::{BuildError, Node, TriMesh};
-use clash_bv::BoundingVolume;
+use clash_bv::{BoundingVolume, FitVolume, FlatVolume};
 use clash_math::{Point3, Scalar, Triangle};
 use std::marker::PhantomData;
 use std::sync::OnceLock;
 
 /// A bounding volume hierarchy over a triangle mesh, generic over the
 /// precision `T` and the volume type `B` (any [`BoundingVolume`] of
-/// clash-bv: AABB, OBB, RSS, sphere, capsule, k-DOP).
+/// clash-bv: AABB, OBB, RSS, sphere, capsule, k-DOP). Queries take the
+/// geometry alone; building and refitting also take [`FitVolume`], saving,
+/// loading and validating [`FlatVolume`] ([`crate::TreeVolume`] is all of
+/// them).
 ///
 /// The tree is one contiguous node array in depth-first preorder (RTCD §6.6.2),
 /// left child adjacent, right child by 32-bit index, with a copy of the
@@ -53,32 +56,6 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
 }
 
 impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
-    /// Builds the tree top-down (see [`BuildOptions`] and the `build` module
-    /// docs), in parallel on the current rayon pool. The result is
-    /// bit-identical whatever the number of threads.
-    ///
-    /// # Errors
-    /// [`BuildError::InvalidOptions`] for out-of-range options.
-    pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
-        options.validate()?;
-        let corners = build::CornerSource {
-            vertices: mesh.vertices(),
-            indices: mesh.indices(),
-        };
-        let built = build::build::<T, B>(corners, options)?;
-        Ok(Self {
-            mesh,
-            nodes: built.nodes,
-            order: built.ids,
-            leaf_tris: built.tris,
-            options: *options,
-            topology: OnceLock::new(),
-            pseudo_normals: OnceLock::new(),
-            ray_layout: OnceLock::new(),
-            _scalar: PhantomData,
-        })
-    }
-
     /// The mesh the tree was built over.
     pub fn mesh(&self) -> &TriMesh<T> {
         &self.mesh
@@ -121,35 +98,6 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     #[inline(always)]
     pub(crate) fn leaf_triangle(&self, pos: usize) -> (&Triangle<T>, u32) {
         (&self.leaf_tris[pos], self.order[pos])
-    }
-
-    /// Refits the tree to new vertex positions of a mesh with the same
-    /// topology (a deformed mesh), bottom-up without rebuilding (RTCD §6.5):
-    /// leaves are fitted to their triangles and internal nodes merge their
-    /// children. Queries stay exact; only pruning may get looser if the
-    /// deformation is large.
-    ///
-    /// # Errors
-    /// [`MeshError::VertexCountMismatch`](crate::MeshError::VertexCountMismatch) or [`MeshError::NonFiniteVertex`](crate::MeshError::NonFiniteVertex);
-    /// the tree is unchanged on error.
-    pub fn refit(&mut self, vertices: &[Point3<T>]) -> Result<(), BuildError> {
-        self.mesh.set_vertices(vertices).map_err(BuildError::Mesh)?;
-        self.ray_layout = OnceLock::new();
-        self.pseudo_normals = OnceLock::new();
-        for (pos, &id) in self.order.iter().enumerate() {
-            self.leaf_tris[pos] = self.mesh.triangle(id as usize);
-        }
-        for i in (0..self.nodes.len()).rev() {
-            let bv = match self.nodes[i].triangle_range() {
-                Some(range) => self.options.fit.fit(&self.leaf_tris[range])?,
-                None => {
-                    let right = self.nodes[i].child_or_first as usize;
-                    self.nodes[i + 1].bv.merge(&self.nodes[right].bv)
-                }
-            };
-            self.nodes[i].bv = bv;
-        }
-        Ok(())
     }
 
     /// Depth of the tree (a single leaf has depth 0).
@@ -224,6 +172,87 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             / area(&self.nodes[0].bv).to_f64().max(f64::MIN_POSITIVE)
     }
 
+    /// The tree of checked parts: `leaf_tris` must be [`leaf_triangles`]
+    /// of the mesh and the leaf order.
+    pub(crate) fn from_parts(
+        mesh: TriMesh<T>,
+        nodes: Vec<Node<B>>,
+        order: Vec<u32>,
+        leaf_tris: Vec<Triangle<T>>,
+        options: BuildOptions,
+    ) -> Self {
+        Self {
+            mesh,
+            nodes,
+            order,
+            leaf_tris,
+            options,
+            topology: OnceLock::new(),
+            pseudo_normals: OnceLock::new(),
+            ray_layout: OnceLock::new(),
+            _scalar: PhantomData,
+        }
+    }
+}
+
+impl<T: Scalar, B: FitVolume<T>> Bvh<T, B> {
+    /// Builds the tree top-down (see [`BuildOptions`] and the `build` module
+    /// docs), in parallel on the current rayon pool. The result is
+    /// bit-identical whatever the number of threads.
+    ///
+    /// # Errors
+    /// [`BuildError::InvalidOptions`] for out-of-range options.
+    pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
+        options.validate()?;
+        let corners = build::CornerSource {
+            vertices: mesh.vertices(),
+            indices: mesh.indices(),
+        };
+        let built = build::build::<T, B>(corners, options)?;
+        Ok(Self {
+            mesh,
+            nodes: built.nodes,
+            order: built.ids,
+            leaf_tris: built.tris,
+            options: *options,
+            topology: OnceLock::new(),
+            pseudo_normals: OnceLock::new(),
+            ray_layout: OnceLock::new(),
+            _scalar: PhantomData,
+        })
+    }
+
+    /// Refits the tree to new vertex positions of a mesh with the same
+    /// topology (a deformed mesh), bottom-up without rebuilding (RTCD §6.5):
+    /// leaves are fitted to their triangles and internal nodes merge their
+    /// children. Queries stay exact; only pruning may get looser if the
+    /// deformation is large.
+    ///
+    /// # Errors
+    /// [`MeshError::VertexCountMismatch`](crate::MeshError::VertexCountMismatch) or [`MeshError::NonFiniteVertex`](crate::MeshError::NonFiniteVertex);
+    /// the tree is unchanged on error.
+    pub fn refit(&mut self, vertices: &[Point3<T>]) -> Result<(), BuildError> {
+        self.mesh.set_vertices(vertices).map_err(BuildError::Mesh)?;
+        self.ray_layout = OnceLock::new();
+        self.pseudo_normals = OnceLock::new();
+        for (pos, &id) in self.order.iter().enumerate() {
+            self.leaf_tris[pos] = self.mesh.triangle(id as usize);
+        }
+        for i in (0..self.nodes.len()).rev() {
+            let bv = match self.nodes[i].triangle_range() {
+                Some(range) => self.options.fit.fit(&self.leaf_tris[range])?,
+                None => {
+                    let right = self.nodes[i].child_or_first as usize;
+                    self.nodes[i + 1].bv.merge(&self.nodes[right].bv)
+                }
+            };
+            self.nodes[i].bv = bv;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Scalar, B: FlatVolume<T>> Bvh<T, B> {
     /// Checks every structural invariant: preorder child links in range,
     /// leaves covering each triangle exactly once, every volume containing
     /// the triangles below it exactly (by [`BoundingVolume::contains_point`]
@@ -249,28 +278,6 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// ```
     pub fn validate(&self) -> Result<(), crate::ValidationError> {
         crate::validate::validate(self)
-    }
-
-    /// The tree of checked parts: `leaf_tris` must be [`leaf_triangles`]
-    /// of the mesh and the leaf order.
-    pub(crate) fn from_parts(
-        mesh: TriMesh<T>,
-        nodes: Vec<Node<B>>,
-        order: Vec<u32>,
-        leaf_tris: Vec<Triangle<T>>,
-        options: BuildOptions,
-    ) -> Self {
-        Self {
-            mesh,
-            nodes,
-            order,
-            leaf_tris,
-            options,
-            topology: OnceLock::new(),
-            pseudo_normals: OnceLock::new(),
-            ray_layout: OnceLock::new(),
-            _scalar: PhantomData,
-        }
     }
 }
 

@@ -237,7 +237,7 @@ pub enum ValidationError {
     CornerOutside {
         /// The node.
         node: usize,
-        /// The volume type's name ([`BoundingVolume::NAME`](clash_bv::BoundingVolume::NAME)).
+        /// The volume type's name ([`FlatVolume::NAME`](clash_bv::FlatVolume::NAME)).
         volume: &'static str,
         /// The triangle (its index in the mesh as given).
         triangle: u32,

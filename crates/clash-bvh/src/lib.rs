@@ -52,6 +52,7 @@ mod mesh;
 mod node;
 mod query;
 mod traverse;
+mod tree_volume;
 mod validate;
 
 pub use aliases::{
@@ -73,3 +74,4 @@ pub use query::ray::{MeshRayHit, RayQuery};
 pub use query::shape::Shape;
 pub use traverse::bv_pair::BvPair;
 pub use traverse::bv_query::{BvQuery, PreparedRay};
+pub use tree_volume::TreeVolume;

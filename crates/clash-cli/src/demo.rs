@@ -154,7 +154,7 @@ fn run_on_pool(args: &DemoArgs) -> CliResult<()> {
     Ok(())
 }
 
-fn timed_build<B: clash::bv::BoundingVolume<f64>>(
+fn timed_build<B: clash::bvh::TreeVolume<f64>>(
     mesh: &TriMesh<f64>,
     options: &BuildOptions,
     name: &str,
@@ -171,7 +171,7 @@ fn timed_build<B: clash::bv::BoundingVolume<f64>>(
     Ok(tree)
 }
 
-fn save_and_reload<B: clash::bv::BoundingVolume<f64>>(
+fn save_and_reload<B: clash::bvh::TreeVolume<f64>>(
     tree: Bvh<f64, B>,
     path: &Path,
 ) -> CliResult<Bvh<f64, B>> {

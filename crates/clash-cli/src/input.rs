@@ -112,7 +112,7 @@ pub struct Loaded<T: Scalar, B: BoundingVolume<T>> {
 }
 
 /// Loads a saved tree, or loads a mesh and builds its tree.
-pub fn load_tree<T: Scalar, B: BoundingVolume<T>>(
+pub fn load_tree<T: Scalar, B: clash::bvh::TreeVolume<T>>(
     path: &Path,
     options: &TreeOptions,
 ) -> CliResult<Loaded<T, B>> {

@@ -10,8 +10,8 @@ use crate::output::{self, JsonLines, xyz};
 use crate::output_file::OutputFile;
 use crate::threads::with_threads;
 use crate::tree_kind::{TreeKind, with_tree_kind};
-use clash::bv::BoundingVolume;
-use clash::bvh::{BuildOptions, BvPair, BvQuery, Bvh, CollisionRequest, RayQuery, SplitRule};
+use clash::bv::FlatVolume;
+use clash::bvh::{BuildOptions, Bvh, CollisionRequest, RayQuery, SplitRule, TreeVolume};
 use clash::math::Scalar;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -44,7 +44,7 @@ fn timed_batch<I: Sync, R: Send>(
     Ok((chunks.into_iter().flatten().collect(), elapsed))
 }
 
-fn describe<T: Scalar, B: BoundingVolume<T>>(path: &Path, l: &Loaded<T, B>) {
+fn describe<T: Scalar, B: FlatVolume<T>>(path: &Path, l: &Loaded<T, B>) {
     let s = l.tree.stats();
     eprintln!(
         "{}: {} triangles, {} tree {} in {}",
@@ -74,7 +74,7 @@ pub fn build(args: &BuildArgs) -> CliResult<()> {
     with_tree_kind!(kind, build_as(args, &options, &output))
 }
 
-fn build_as<T: Scalar, B: BoundingVolume<T>>(
+fn build_as<T: Scalar, B: TreeVolume<T>>(
     args: &BuildArgs,
     options: &BuildOptions,
     output: &OutputFile,
@@ -136,7 +136,7 @@ pub fn info(args: &InfoArgs) -> CliResult<()> {
     with_tree_kind!(kind, info_as(args, header.version))
 }
 
-fn info_as<T: Scalar, B: BoundingVolume<T>>(args: &InfoArgs, version: u32) -> CliResult<()> {
+fn info_as<T: Scalar, B: TreeVolume<T>>(args: &InfoArgs, version: u32) -> CliResult<()> {
     let start = Instant::now();
     let tree = Bvh::<T, B>::load(&args.tree)
         .map_err(|e| CliError::new(format!("{}: {e}", args.tree.display())))?;
@@ -193,7 +193,7 @@ pub fn collide(args: &CollideArgs) -> CliResult<()> {
     with_tree_kind!(kind, collide_as(args))
 }
 
-fn load_pair<T: Scalar, B: BoundingVolume<T>>(
+fn load_pair<T: Scalar, B: TreeVolume<T>>(
     a: &Path,
     b: &Path,
     options: &TreeOptions,
@@ -221,7 +221,7 @@ fn summary(what: &str, n: usize, elapsed: std::time::Duration, threads: usize) {
     );
 }
 
-fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(args: &CollideArgs) -> CliResult<()> {
+fn collide_as<T: Scalar, B: TreeVolume<T>>(args: &CollideArgs) -> CliResult<()> {
     let poses = input::read_poses::<T>(&args.poses)?;
     let (a, b) = load_pair::<T, B>(&args.a, &args.b, &args.tree, args.pool.threads)?;
     let count = args.count || args.all_pairs;
@@ -275,7 +275,7 @@ pub fn distance(args: &DistanceArgs) -> CliResult<()> {
     with_tree_kind!(kind, distance_as(args, &tree))
 }
 
-fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+fn distance_as<T: Scalar, B: TreeVolume<T>>(
     args: &DistanceArgs,
     tree: &TreeOptions,
 ) -> CliResult<()> {
@@ -326,7 +326,7 @@ pub fn raycast(args: &RaycastArgs) -> CliResult<()> {
     with_tree_kind!(kind, raycast_as(args, &tree))
 }
 
-fn raycast_as<T: Scalar, B: BvQuery<T>>(
+fn raycast_as<T: Scalar, B: TreeVolume<T>>(
     args: &RaycastArgs,
     options: &TreeOptions,
 ) -> CliResult<()> {

@@ -98,7 +98,7 @@ pub(crate) use with_tree_kind;
 
 impl TreeKind {
     /// `obb/f64` and the like, for the types of a generic function.
-    pub fn name_of<T: clash::math::Scalar, B: clash::bv::BoundingVolume<T>>() -> String {
+    pub fn name_of<T: clash::math::Scalar, B: clash::bv::FlatVolume<T>>() -> String {
         format!("{}/{}", B::NAME, T::NAME)
     }
 }

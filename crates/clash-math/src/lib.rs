@@ -24,6 +24,8 @@ pub mod covariance;
 pub mod eigen;
 mod error;
 pub mod hull;
+// Internal to the clash crates: the SIMD lanes clash-bv's fits and tests run in.
+#[doc(hidden)]
 pub mod pair;
 pub mod predicates;
 pub mod primitives;
@@ -38,6 +40,8 @@ pub use eigen::{
     SymmetricEigen3, jacobi_eigen, symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2,
 };
 pub use error::MathError;
+// Internal to the clash crates: the SIMD lanes clash-bv's fits and tests run in.
+#[doc(hidden)]
 pub use pair::Pair;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
 pub use range::{RangeError, check_coordinate, check_direction, check_point, check_vector};

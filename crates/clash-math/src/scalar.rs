@@ -83,6 +83,8 @@ pub trait Scalar:
     /// `self * a + b` with one rounding where the target has fused multiply-add.
     fn mul_add_s(self, a: Self, b: Self) -> Self;
     /// Two values side by side ([`crate::pair`]): SSE2 for `f64` on x86_64.
+    // Internal to the clash crates: the lanes clash-bv's fits run in.
+    #[doc(hidden)]
     type Pair: crate::Pair<Self>;
     /// Size in bytes: 4 or 8.
     const BYTES: usize;

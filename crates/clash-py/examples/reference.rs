@@ -26,8 +26,8 @@
 
 use _clash::kind::TreeKind;
 use _clash::with_kind;
-use clash::bv::BoundingVolume;
-use clash::bvh::{BuildOptions, BvPair, BvQuery, Bvh, CollisionRequest, RayQuery, SplitRule};
+use clash::bv::FitVolume;
+use clash::bvh::{BuildOptions, Bvh, CollisionRequest, RayQuery, SplitRule, TreeVolume};
 use clash::math::{Point3, Ray, Scalar, Vector3};
 use clash::narrow::cast::Culling;
 use clash::pose::pose_from_matrix;
@@ -86,7 +86,7 @@ fn lines(path: &str, count: usize) -> Result<Vec<Vec<f64>>, Failure> {
         .collect()
 }
 
-fn tree<T: Scalar, B: BoundingVolume<T>>(
+fn tree<T: Scalar, B: FitVolume<T>>(
     path: &str,
     options: &BuildOptions,
 ) -> Result<Bvh<T, B>, Failure> {
@@ -103,7 +103,7 @@ fn push_xyz<T: Scalar>(out: &mut String, p: &Vector3<T>) {
     }
 }
 
-fn answer<T: Scalar, B: BoundingVolume<T> + BvPair<T, B> + BvQuery<T>>(
+fn answer<T: Scalar, B: TreeVolume<T>>(
     args: &[String],
     options: &BuildOptions,
 ) -> Result<String, Failure> {

@@ -8,7 +8,7 @@
 //! the macros here turn a `match` on it into a call of generic code.
 
 use crate::error::{Error, Result};
-use clash::bv::BoundingVolume;
+use clash::bv::FlatVolume;
 use clash::bvh::Bvh;
 use clash::math::Scalar;
 
@@ -124,13 +124,13 @@ macro_rules! with_tree_pair {
 pub struct TreeKind {
     /// `"f32"` or `"f64"` (`Scalar::NAME`).
     pub precision: &'static str,
-    /// `"aabb"`, `"obb"`, ... (`BoundingVolume::NAME`).
+    /// `"aabb"`, `"obb"`, ... (`FlatVolume::NAME`).
     pub bv: &'static str,
 }
 
 impl TreeKind {
     /// The kind of `Bvh<T, B>`.
-    pub const fn of<T: Scalar, B: BoundingVolume<T>>() -> Self {
+    pub const fn of<T: Scalar, B: FlatVolume<T>>() -> Self {
         Self {
             precision: T::NAME,
             bv: B::NAME,
@@ -204,7 +204,7 @@ impl TreeKind {
 impl AnyTree {
     /// The kind of the tree inside.
     pub fn kind(&self) -> TreeKind {
-        fn of<T: Scalar, B: BoundingVolume<T>>(_: &Bvh<T, B>) -> TreeKind {
+        fn of<T: Scalar, B: FlatVolume<T>>(_: &Bvh<T, B>) -> TreeKind {
             TreeKind::of::<T, B>()
         }
         with_tree!(self, t => of(t))
@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn dispatch_reaches_the_generic_code_of_each_kind() {
-        fn name<T: Scalar, B: BoundingVolume<T>>(x: u8) -> String {
+        fn name<T: Scalar, B: FlatVolume<T>>(x: u8) -> String {
             format!("{x} {}/{}", B::NAME, T::NAME)
         }
         fn dispatch(kind: TreeKind) -> String {

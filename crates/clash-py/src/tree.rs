@@ -8,7 +8,7 @@ use crate::kind::{AnyTree, TreeKind};
 use crate::mesh::{MeshSource, faces_array, vertices_array};
 use crate::pool;
 use crate::{with_kind, with_tree, with_tree_pair};
-use clash::bv::BoundingVolume;
+use clash::bv::{FitVolume, FlatVolume};
 use clash::bvh::io::TreeHeader;
 use clash::bvh::{BuildOptions, Bvh, FitQuality, SplitRule};
 use clash::math::Scalar;
@@ -73,7 +73,7 @@ pub fn build_options(
     Ok(o)
 }
 
-fn build_as<T: Scalar, B: BoundingVolume<T>>(
+fn build_as<T: Scalar, B: FitVolume<T>>(
     source: &MeshSource,
     options: &BuildOptions,
 ) -> Result<AnyTree>
@@ -86,7 +86,7 @@ where
     Ok(tree.into())
 }
 
-fn load_as<T: Scalar, B: BoundingVolume<T>>(path: &Path) -> Result<AnyTree>
+fn load_as<T: Scalar, B: FlatVolume<T>>(path: &Path) -> Result<AnyTree>
 where
     AnyTree: From<Bvh<T, B>>,
 {
@@ -95,7 +95,7 @@ where
         .map_err(|e| Error::load(&path.display().to_string(), e))
 }
 
-fn from_bytes_as<T: Scalar, B: BoundingVolume<T>>(bytes: &[u8]) -> Result<AnyTree>
+fn from_bytes_as<T: Scalar, B: FlatVolume<T>>(bytes: &[u8]) -> Result<AnyTree>
 where
     AnyTree: From<Bvh<T, B>>,
 {

@@ -113,13 +113,16 @@ pub mod prelude {
         CollisionFilter, CollisionWorld, Geometry, ObjectHandle, PairCollision, PairDistance,
         WorldQuery, mesh_from_points,
     };
-    pub use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+    pub use clash_bv::{
+        Aabb, BoundingVolume, Capsule, FitVolume, FlatVolume, Kdop14, Kdop18, Kdop26, Obb, Rss,
+        Sphere,
+    };
     pub use clash_bvh::{
         AabbTree, BatchError, BatchOptions, BuildError, BuildOptions, Bvh, CapsuleTree,
         CollisionRequest, CollisionResult, DistanceRequest, Kdop14Tree, Kdop18Tree, Kdop26Tree,
         LoadError, MeshConvexDistance, MeshDistance, MeshError, MeshRayHit, ObbTree, PoseInput,
-        RayQuery, RelativePose, RssTree, SphereTree, SplitRule, TriMesh, TriangleContact,
-        TrianglePair, ValidationError,
+        RayQuery, RelativePose, RssTree, SphereTree, SplitRule, TreeVolume, TriMesh,
+        TriangleContact, TrianglePair, ValidationError,
     };
     pub use clash_convex::query::{
         ContactResult, DistanceResult, QueryRequest, QueryStatus, contact, distance, intersects,

@@ -6,7 +6,7 @@ use crate::fit::axes::any_orthogonal;
 use crate::segment_segment::{
     point_segment_distance, segment_distance_excess, segment_segment_distance,
 };
-use crate::{Aabb, BoundingVolume, FitError, Obb};
+use crate::{Aabb, BoundingVolume, FitError, FitVolume, FlatVolume, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Segment, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -63,34 +63,6 @@ impl<T: Scalar> Capsule<T> {
 }
 
 impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
-    const NAME: &'static str = "capsule";
-    const FLAT_LEN: usize = 7;
-
-    /// The segment's `a` and `b` (each `x, y, z`), then `radius`.
-    fn write_flat(&self, out: &mut Vec<T>) {
-        out.extend_from_slice(self.segment.a.coords.as_slice());
-        out.extend_from_slice(self.segment.b.coords.as_slice());
-        out.push(self.radius);
-    }
-
-    fn read_flat(flat: &[T]) -> Option<Self> {
-        let f: &[T; 7] = flat.try_into().ok()?;
-        Some(Self {
-            segment: Segment::new(Point3::new(f[0], f[1], f[2]), Point3::new(f[3], f[4], f[5])),
-            radius: f[6],
-        })
-    }
-
-    /// [`Capsule::fit_pca`].
-    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        Self::fit_pca(points)
-    }
-
-    /// [`Capsule::fit_pca_triangles`].
-    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::fit_pca_triangles(triangles)
-    }
-
     /// A capsule about the segment spanned by the farthest pair of the four
     /// end points, its radius the largest end-point distance plus that
     /// capsule's radius (distance to a segment is convex, so the end points
@@ -232,6 +204,39 @@ impl<T: Scalar> BoundingVolume<T> for Capsule<T> {
             axes: Matrix3::from_columns(&[x, y, x.cross(&y)]),
             half_extents: Vector3::new(len * T::HALF + r, r, r),
         }
+    }
+}
+
+impl<T: Scalar> FitVolume<T> for Capsule<T> {
+    /// [`Capsule::fit_pca`].
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::fit_pca(points)
+    }
+
+    /// [`Capsule::fit_pca_triangles`].
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_triangles(triangles)
+    }
+}
+
+impl<T: Scalar> FlatVolume<T> for Capsule<T> {
+    const NAME: &'static str = "capsule";
+
+    const FLAT_LEN: usize = 7;
+
+    /// The segment's `a` and `b` (each `x, y, z`), then `radius`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.segment.a.coords.as_slice());
+        out.extend_from_slice(self.segment.b.coords.as_slice());
+        out.push(self.radius);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 7] = flat.try_into().ok()?;
+        Some(Self {
+            segment: Segment::new(Point3::new(f[0], f[1], f[2]), Point3::new(f[3], f[4], f[5])),
+            radius: f[6],
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use clash_math::{Point3, Scalar};
 
 /// Points picked from a vertex array by index, each index naming
 /// `vertices[index]`: how a tree builder hands a node's distinct triangle
-/// corners to [`crate::BoundingVolume::fit_triangles_with_moments_over`].
+/// corners to [`crate::FitVolume::fit_triangles_with_moments_over`].
 /// On a closed mesh a node of `n` triangles has about `n / 2` distinct
 /// corners against `3 n` corners counted per triangle, so the passes that
 /// take a fit's extents visit about six times fewer points.
@@ -94,7 +94,7 @@ impl<T: Scalar> PointSet<T> for IndexedPoints<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::IndexedPoints;
-    use crate::{Aabb, BoundingVolume, FitError, Obb, Rss};
+    use crate::{Aabb, FitError, FitVolume, Obb, Rss};
     use clash_math::{Point3, Triangle, TriangleMoments};
 
     #[test]

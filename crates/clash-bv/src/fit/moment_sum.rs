@@ -9,7 +9,7 @@ use clash_math::{Matrix3, Scalar, Triangle, TriangleMoments, covariance_of_momen
 /// grouping, e.g. a tree node's as the union of its children's): a lone
 /// triangle's own frame ([`crate::lone_triangle_axes`]), else the principal
 /// axes of `sum`'s covariance, equal to those of the per-triangle moments
-/// up to rounding. With them, [`crate::BoundingVolume::fit_along_axes`]
+/// up to rounding. With them, [`crate::FitVolume::fit_along_axes`]
 /// fits a node at a cost independent of its size. `None` when the total
 /// area is zero or non-finite (degenerate or non-finite input, or no
 /// triangles): the checked fit over the triangles then applies.
@@ -29,7 +29,7 @@ pub fn principal_axes_of_moment_union<T: Scalar>(
 #[cfg(test)]
 mod tests {
     use super::principal_axes_of_moment_union;
-    use crate::{BoundingVolume, IndexedPoints, Obb, Rss};
+    use crate::{BoundingVolume, FitVolume, IndexedPoints, Obb, Rss};
     use clash_math::{Point3, Triangle, TriangleMoments};
 
     fn soup(n: usize) -> (Vec<Point3<f64>>, Vec<Triangle<f64>>) {

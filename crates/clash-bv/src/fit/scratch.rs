@@ -2,7 +2,7 @@
 use crate::fit::lanes::Two;
 use clash_math::Scalar;
 
-/// Memory reused by [`crate::BoundingVolume::fit_along_axes_with`] from one
+/// Memory reused by [`crate::FitVolume::fit_along_axes_with`] from one
 /// fit to the next: the RSS fit stores its points' coordinates in the
 /// frame on its first pass and reads them back on the next two, instead of
 /// computing them three times. A tree builder keeps one per thread of work,
@@ -10,7 +10,7 @@ use clash_math::Scalar;
 /// fitted.
 ///
 /// ```
-/// use clash_bv::{BoundingVolume, FitScratch, IndexedPoints, Rss};
+/// use clash_bv::{BoundingVolume, FitScratch, FitVolume, IndexedPoints, Rss};
 /// use clash_math::{Matrix3, Point3};
 /// let v = [
 ///     Point3::new(0.0_f64, 0.0, 0.0),

@@ -4,7 +4,7 @@
 mod vertices;
 
 use crate::fit::check::{check_points, triangle_corners};
-use crate::{Aabb, BoundingVolume, FitError, Obb};
+use crate::{Aabb, BoundingVolume, FitError, FitVolume, FlatVolume, Obb};
 use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use serde::de::Error as _;
 use serde::ser::SerializeStruct;
@@ -262,39 +262,6 @@ impl<T: Scalar, const N: usize> Kdop<T, N> {
 }
 
 impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
-    const NAME: &'static str = match N {
-        7 => "kdop14",
-        9 => "kdop18",
-        _ => "kdop26",
-    };
-
-    const FLAT_LEN: usize = 2 * N;
-
-    /// `min` then `max`, each in slab order.
-    fn write_flat(&self, out: &mut Vec<T>) {
-        out.extend_from_slice(&self.min);
-        out.extend_from_slice(&self.max);
-    }
-
-    fn read_flat(flat: &[T]) -> Option<Self> {
-        if flat.len() != 2 * N {
-            return None;
-        }
-        let (min, max) = flat.split_at(N);
-        Some(Self {
-            min: min.try_into().ok()?,
-            max: max.try_into().ok()?,
-        })
-    }
-
-    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        Self::from_points(points)
-    }
-
-    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::from_points(&triangle_corners(triangles)?)
-    }
-
     /// Slab-wise union (RTCD §6.5).
     fn merge(&self, other: &Self) -> Self {
         Self {
@@ -398,5 +365,42 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
 
     fn bounding_obb(&self) -> Obb<T> {
         self.axis_aligned().bounding_obb()
+    }
+}
+
+impl<T: Scalar, const N: usize> FitVolume<T> for Kdop<T, N> {
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::from_points(points)
+    }
+
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::from_points(&triangle_corners(triangles)?)
+    }
+}
+
+impl<T: Scalar, const N: usize> FlatVolume<T> for Kdop<T, N> {
+    const NAME: &'static str = match N {
+        7 => "kdop14",
+        9 => "kdop18",
+        _ => "kdop26",
+    };
+
+    const FLAT_LEN: usize = 2 * N;
+
+    /// `min` then `max`, each in slab order.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(&self.min);
+        out.extend_from_slice(&self.max);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        if flat.len() != 2 * N {
+            return None;
+        }
+        let (min, max) = flat.split_at(N);
+        Some(Self {
+            min: min.try_into().ok()?,
+            max: max.try_into().ok()?,
+        })
     }
 }

@@ -9,7 +9,7 @@ mod tight;
 use crate::fit::check::triangle_corners;
 use crate::fit::lanes::{self, Lanes};
 use crate::fit::point_set::PointSet;
-use crate::{Aabb, BoundingVolume, FitError};
+use crate::{Aabb, BoundingVolume, FitError, FitVolume, FlatVolume};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -171,104 +171,11 @@ impl<T: Scalar> Obb<T> {
     }
 }
 
-/// Most triangles [`BoundingVolume::fit_triangles_tight`] refines in full
+/// Most triangles [`FitVolume::fit_triangles_tight`] refines in full
 /// for an [`Obb`]; larger sets get their axes from a sample of this many.
 pub const TIGHT_FIT_SAMPLE: usize = 64;
 
 impl<T: Scalar> BoundingVolume<T> for Obb<T> {
-    const NAME: &'static str = "obb";
-    const FLAT_LEN: usize = 15;
-
-    /// `center` (`x, y, z`), `axes` column by column, `half_extents`.
-    fn write_flat(&self, out: &mut Vec<T>) {
-        out.extend_from_slice(self.center.coords.as_slice());
-        out.extend_from_slice(self.axes.as_slice());
-        out.extend_from_slice(self.half_extents.as_slice());
-    }
-
-    fn read_flat(flat: &[T]) -> Option<Self> {
-        let f: &[T; 15] = flat.try_into().ok()?;
-        Some(Self {
-            center: Point3::new(f[0], f[1], f[2]),
-            axes: Matrix3::from_column_slice(&f[3..12]),
-            half_extents: Vector3::new(f[12], f[13], f[14]),
-        })
-    }
-
-    /// PCA of the points ([`Obb::fit_pca_points`]).
-    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        Self::fit_pca_points(points)
-    }
-
-    /// Continuous PCA of the triangles ([`Obb::fit_pca_triangles`], Eberly §6.1.3).
-    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::fit_pca_triangles(triangles)
-    }
-
-    /// [`Obb::fit_pca_moments`].
-    fn fit_triangles_with_moments(
-        triangles: &[Triangle<T>],
-        moments: &[TriangleMoments<T>],
-    ) -> Result<Self, FitError> {
-        Self::fit_pca_moments(triangles, moments)
-    }
-
-    /// [`Obb::fit_pca_moments`] with the extents over `corners`.
-    fn fit_triangles_with_moments_over(
-        triangles: &[Triangle<T>],
-        moments: &[TriangleMoments<T>],
-        corners: &crate::IndexedPoints<'_, T>,
-    ) -> Result<Self, FitError> {
-        crate::fit::axes::fit_with_moment_axes(
-            triangles,
-            moments,
-            |axes| Self::from_axes_over(axes, corners),
-            || Self::fit_pca_triangles(triangles),
-        )
-    }
-
-    const FITS_ALONG_AXES: bool = true;
-
-    /// The box along `axes` over `corners` (one pass over the corners,
-    /// half-widths padded by a rounding bound, see
-    /// [`Obb::from_axes_and_points`]).
-    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
-        Some(Self::from_axes_over(axes, corners))
-    }
-
-    /// Both boxes side by side in lanes ([`Self::fit_along_axes`] of each,
-    /// bit for bit).
-    fn fit_along_axes_x2_with(
-        axes: [&Matrix3<T>; 2],
-        corners: [&crate::IndexedPoints<'_, T>; 2],
-        _: &mut crate::FitScratch<T>,
-    ) -> [Option<Self>; 2] {
-        Self::from_axes_x2(axes, corners).map(Some)
-    }
-
-    /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
-    /// Above [`TIGHT_FIT_SAMPLE`] triangles, whose hull and rectangle
-    /// searches would cost more than the whole rest of a tree build, the
-    /// axes come from the refinement of an evenly strided sample of that
-    /// many triangles and the extents from every triangle; the result is
-    /// then the smaller of that box and the continuous-PCA box
-    /// ([`Obb::fit_pca_triangles`]).
-    fn fit_triangles_tight(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        if triangles.len() <= TIGHT_FIT_SAMPLE {
-            return Self::fit_tight(&triangle_corners(triangles)?);
-        }
-        let pca = Self::fit_pca_triangles(triangles)?;
-        let stride = triangles.len().div_ceil(TIGHT_FIT_SAMPLE);
-        let sample: Vec<Triangle<T>> = triangles.iter().step_by(stride).copied().collect();
-        let axes = Self::fit_tight(&triangle_corners(&sample)?)?.axes;
-        let sampled = Self::from_axes_over(&axes, triangles);
-        Ok(if sampled.volume() < pca.volume() {
-            sampled
-        } else {
-            pca
-        })
-    }
-
     /// Smallest of three candidate boxes containing both: in the axes of
     /// `self`, of `other`, and of their corners' principal axes (RTCD §6.5.3).
     fn merge(&self, other: &Self) -> Self {
@@ -407,5 +314,103 @@ impl<T: Scalar> BoundingVolume<T> for Obb<T> {
 
     fn bounding_obb(&self) -> Obb<T> {
         *self
+    }
+}
+
+impl<T: Scalar> FitVolume<T> for Obb<T> {
+    /// PCA of the points ([`Obb::fit_pca_points`]).
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_points(points)
+    }
+
+    /// Continuous PCA of the triangles ([`Obb::fit_pca_triangles`], Eberly §6.1.3).
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_triangles(triangles)
+    }
+
+    /// [`Obb::fit_pca_moments`].
+    fn fit_triangles_with_moments(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+    ) -> Result<Self, FitError> {
+        Self::fit_pca_moments(triangles, moments)
+    }
+
+    /// [`Obb::fit_pca_moments`] with the extents over `corners`.
+    fn fit_triangles_with_moments_over(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        crate::fit::axes::fit_with_moment_axes(
+            triangles,
+            moments,
+            |axes| Self::from_axes_over(axes, corners),
+            || Self::fit_pca_triangles(triangles),
+        )
+    }
+
+    const FITS_ALONG_AXES: bool = true;
+
+    /// The box along `axes` over `corners` (one pass over the corners,
+    /// half-widths padded by a rounding bound, see
+    /// [`Obb::from_axes_and_points`]).
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        Some(Self::from_axes_over(axes, corners))
+    }
+
+    /// Both boxes side by side in lanes ([`Self::fit_along_axes`] of each,
+    /// bit for bit).
+    fn fit_along_axes_x2_with(
+        axes: [&Matrix3<T>; 2],
+        corners: [&crate::IndexedPoints<'_, T>; 2],
+        _: &mut crate::FitScratch<T>,
+    ) -> [Option<Self>; 2] {
+        Self::from_axes_x2(axes, corners).map(Some)
+    }
+
+    /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
+    /// Above [`TIGHT_FIT_SAMPLE`] triangles, whose hull and rectangle
+    /// searches would cost more than the whole rest of a tree build, the
+    /// axes come from the refinement of an evenly strided sample of that
+    /// many triangles and the extents from every triangle; the result is
+    /// then the smaller of that box and the continuous-PCA box
+    /// ([`Obb::fit_pca_triangles`]).
+    fn fit_triangles_tight(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        if triangles.len() <= TIGHT_FIT_SAMPLE {
+            return Self::fit_tight(&triangle_corners(triangles)?);
+        }
+        let pca = Self::fit_pca_triangles(triangles)?;
+        let stride = triangles.len().div_ceil(TIGHT_FIT_SAMPLE);
+        let sample: Vec<Triangle<T>> = triangles.iter().step_by(stride).copied().collect();
+        let axes = Self::fit_tight(&triangle_corners(&sample)?)?.axes;
+        let sampled = Self::from_axes_over(&axes, triangles);
+        Ok(if sampled.volume() < pca.volume() {
+            sampled
+        } else {
+            pca
+        })
+    }
+}
+
+impl<T: Scalar> FlatVolume<T> for Obb<T> {
+    const NAME: &'static str = "obb";
+
+    const FLAT_LEN: usize = 15;
+
+    /// `center` (`x, y, z`), `axes` column by column, `half_extents`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.center.coords.as_slice());
+        out.extend_from_slice(self.axes.as_slice());
+        out.extend_from_slice(self.half_extents.as_slice());
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 15] = flat.try_into().ok()?;
+        Some(Self {
+            center: Point3::new(f[0], f[1], f[2]),
+            axes: Matrix3::from_column_slice(&f[3..12]),
+            half_extents: Vector3::new(f[12], f[13], f[14]),
+        })
     }
 }

@@ -4,7 +4,7 @@
 mod fit;
 mod overlap;
 
-use crate::{Aabb, BoundingVolume, FitError, Obb};
+use crate::{Aabb, BoundingVolume, FitError, FitVolume, FlatVolume, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -90,88 +90,7 @@ impl<T: Scalar> Rss<T> {
 }
 
 impl<T: Scalar> BoundingVolume<T> for Rss<T> {
-    const NAME: &'static str = "rss";
-    const FLAT_LEN: usize = 15;
-
-    /// `center` (`x, y, z`), `axes` column by column, `half_lengths`,
-    /// `radius`.
-    fn write_flat(&self, out: &mut Vec<T>) {
-        out.extend_from_slice(self.center.coords.as_slice());
-        out.extend_from_slice(self.axes.as_slice());
-        out.extend_from_slice(&self.half_lengths);
-        out.push(self.radius);
-    }
-
-    fn read_flat(flat: &[T]) -> Option<Self> {
-        let f: &[T; 15] = flat.try_into().ok()?;
-        Some(Self {
-            center: Point3::new(f[0], f[1], f[2]),
-            axes: Matrix3::from_column_slice(&f[3..12]),
-            half_lengths: [f[12], f[13]],
-            radius: f[14],
-        })
-    }
-
     const REFINE_DISTANCE_BOUND: bool = false;
-
-    /// [`Rss::fit_pca`].
-    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        Self::fit_pca(points)
-    }
-
-    /// [`Rss::fit_pca_triangles`].
-    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::fit_pca_triangles(triangles)
-    }
-
-    /// [`Rss::fit_pca_moments`].
-    fn fit_triangles_with_moments(
-        triangles: &[Triangle<T>],
-        moments: &[TriangleMoments<T>],
-    ) -> Result<Self, FitError> {
-        Self::fit_pca_moments(triangles, moments)
-    }
-
-    /// [`Rss::fit_pca_moments`] with the extents over `corners`.
-    fn fit_triangles_with_moments_over(
-        triangles: &[Triangle<T>],
-        moments: &[TriangleMoments<T>],
-        corners: &crate::IndexedPoints<'_, T>,
-    ) -> Result<Self, FitError> {
-        crate::fit::axes::fit_with_moment_axes(
-            triangles,
-            moments,
-            |axes| Self::fit_along(axes, corners),
-            || Self::fit_pca_triangles(triangles),
-        )
-    }
-
-    const FITS_ALONG_AXES: bool = true;
-
-    /// [`Rss::fit_pca`]'s rectangle and radius along `axes` over `corners`.
-    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
-        Some(Self::fit_along(axes, corners))
-    }
-
-    /// [`Self::fit_along_axes`] storing the corners' coordinates in
-    /// `scratch` for the fit's later passes.
-    fn fit_along_axes_with(
-        axes: &Matrix3<T>,
-        corners: &crate::IndexedPoints<'_, T>,
-        scratch: &mut crate::FitScratch<T>,
-    ) -> Option<Self> {
-        Some(Self::fit_along_stored(axes, corners, scratch))
-    }
-
-    /// Both fits side by side in lanes ([`Self::fit_along_axes_with`] of
-    /// each, bit for bit).
-    fn fit_along_axes_x2_with(
-        axes: [&Matrix3<T>; 2],
-        corners: [&crate::IndexedPoints<'_, T>; 2],
-        scratch: &mut crate::FitScratch<T>,
-    ) -> [Option<Self>; 2] {
-        Self::fit_along_stored_x2(axes, corners, scratch).map(Some)
-    }
 
     /// A rectangle over the principal axes of both rectangles' corners, its
     /// radius the largest corner distance plus that volume's radius (distance
@@ -335,6 +254,92 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
             axes: self.axes,
             half_extents: h.add_scalar(pad),
         }
+    }
+}
+
+impl<T: Scalar> FitVolume<T> for Rss<T> {
+    /// [`Rss::fit_pca`].
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::fit_pca(points)
+    }
+
+    /// [`Rss::fit_pca_triangles`].
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::fit_pca_triangles(triangles)
+    }
+
+    /// [`Rss::fit_pca_moments`].
+    fn fit_triangles_with_moments(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+    ) -> Result<Self, FitError> {
+        Self::fit_pca_moments(triangles, moments)
+    }
+
+    /// [`Rss::fit_pca_moments`] with the extents over `corners`.
+    fn fit_triangles_with_moments_over(
+        triangles: &[Triangle<T>],
+        moments: &[TriangleMoments<T>],
+        corners: &crate::IndexedPoints<'_, T>,
+    ) -> Result<Self, FitError> {
+        crate::fit::axes::fit_with_moment_axes(
+            triangles,
+            moments,
+            |axes| Self::fit_along(axes, corners),
+            || Self::fit_pca_triangles(triangles),
+        )
+    }
+
+    const FITS_ALONG_AXES: bool = true;
+
+    /// [`Rss::fit_pca`]'s rectangle and radius along `axes` over `corners`.
+    fn fit_along_axes(axes: &Matrix3<T>, corners: &crate::IndexedPoints<'_, T>) -> Option<Self> {
+        Some(Self::fit_along(axes, corners))
+    }
+
+    /// [`Self::fit_along_axes`] storing the corners' coordinates in
+    /// `scratch` for the fit's later passes.
+    fn fit_along_axes_with(
+        axes: &Matrix3<T>,
+        corners: &crate::IndexedPoints<'_, T>,
+        scratch: &mut crate::FitScratch<T>,
+    ) -> Option<Self> {
+        Some(Self::fit_along_stored(axes, corners, scratch))
+    }
+
+    /// Both fits side by side in lanes ([`Self::fit_along_axes_with`] of
+    /// each, bit for bit).
+    fn fit_along_axes_x2_with(
+        axes: [&Matrix3<T>; 2],
+        corners: [&crate::IndexedPoints<'_, T>; 2],
+        scratch: &mut crate::FitScratch<T>,
+    ) -> [Option<Self>; 2] {
+        Self::fit_along_stored_x2(axes, corners, scratch).map(Some)
+    }
+}
+
+impl<T: Scalar> FlatVolume<T> for Rss<T> {
+    const NAME: &'static str = "rss";
+
+    const FLAT_LEN: usize = 15;
+
+    /// `center` (`x, y, z`), `axes` column by column, `half_lengths`,
+    /// `radius`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.center.coords.as_slice());
+        out.extend_from_slice(self.axes.as_slice());
+        out.extend_from_slice(&self.half_lengths);
+        out.push(self.radius);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 15] = flat.try_into().ok()?;
+        Some(Self {
+            center: Point3::new(f[0], f[1], f[2]),
+            axes: Matrix3::from_column_slice(&f[3..12]),
+            half_lengths: [f[12], f[13]],
+            radius: f[14],
+        })
     }
 }
 

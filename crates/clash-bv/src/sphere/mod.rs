@@ -3,7 +3,7 @@
 mod fit;
 
 use crate::fit::check::triangle_corners;
-use crate::{Aabb, BoundingVolume, FitError, Obb};
+use crate::{Aabb, BoundingVolume, FitError, FitVolume, FlatVolume, Obb};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -56,34 +56,7 @@ impl<T: Scalar> Sphere<T> {
 }
 
 impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
-    const NAME: &'static str = "sphere";
-    const FLAT_LEN: usize = 4;
-
-    /// `center` (`x, y, z`) then `radius`.
-    fn write_flat(&self, out: &mut Vec<T>) {
-        out.extend_from_slice(self.center.coords.as_slice());
-        out.push(self.radius);
-    }
-
-    fn read_flat(flat: &[T]) -> Option<Self> {
-        let f: &[T; 4] = flat.try_into().ok()?;
-        Some(Self {
-            center: Point3::new(f[0], f[1], f[2]),
-            radius: f[3],
-        })
-    }
     const REFINE_DISTANCE_BOUND: bool = false;
-
-    /// The minimum sphere ([`Sphere::welzl`], RTCD §4.3.5).
-    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
-        Self::welzl(points)
-    }
-
-    /// The minimum sphere of the corners (a ball is convex, so it contains the
-    /// triangles exactly when it contains their corners).
-    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
-        Self::welzl(&triangle_corners(triangles)?)
-    }
 
     /// The smallest sphere containing both spheres, RTCD §6.5.2.
     fn merge(&self, other: &Self) -> Self {
@@ -183,14 +156,47 @@ impl<T: Scalar> BoundingVolume<T> for Sphere<T> {
         self.center.iter().all(|x| x.finite()) && self.radius.finite() && self.radius >= T::ZERO
     }
 
-    const SPLIT_ALONG_BOUNDING_OBB: bool = false;
-
     fn bounding_obb(&self) -> Obb<T> {
         Obb {
             center: self.center,
             axes: Matrix3::identity(),
             half_extents: Vector3::repeat(self.radius),
         }
+    }
+}
+
+impl<T: Scalar> FitVolume<T> for Sphere<T> {
+    /// The minimum sphere ([`Sphere::welzl`], RTCD §4.3.5).
+    fn fit_points(points: &[Point3<T>]) -> Result<Self, FitError> {
+        Self::welzl(points)
+    }
+
+    /// The minimum sphere of the corners (a ball is convex, so it contains the
+    /// triangles exactly when it contains their corners).
+    fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError> {
+        Self::welzl(&triangle_corners(triangles)?)
+    }
+
+    const SPLIT_ALONG_BOUNDING_OBB: bool = false;
+}
+
+impl<T: Scalar> FlatVolume<T> for Sphere<T> {
+    const NAME: &'static str = "sphere";
+
+    const FLAT_LEN: usize = 4;
+
+    /// `center` (`x, y, z`) then `radius`.
+    fn write_flat(&self, out: &mut Vec<T>) {
+        out.extend_from_slice(self.center.coords.as_slice());
+        out.push(self.radius);
+    }
+
+    fn read_flat(flat: &[T]) -> Option<Self> {
+        let f: &[T; 4] = flat.try_into().ok()?;
+        Some(Self {
+            center: Point3::new(f[0], f[1], f[2]),
+            radius: f[3],
+        })
     }
 }
 

@@ -1,6 +1,8 @@
 //! Empty and non-finite input gives a typed error from every fit, never a
 //! panic or a NaN volume.
-use clash_bv::{Aabb, BoundingVolume, Capsule, FitError, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash_bv::{
+    Aabb, BoundingVolume, Capsule, FitError, FitVolume, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere,
+};
 use clash_math::{Point3, Scalar, Triangle};
 
 fn check<T: Scalar>() {

@@ -7,7 +7,9 @@
 //! `rel * (diameter + largest coordinate)`, `rel` = 1e-5 for f32, 1e-12 for f64.
 use crate::common;
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, FitError, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash_bv::{
+    Aabb, BoundingVolume, Capsule, FitError, FitVolume, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere,
+};
 use clash_math::{Point3, Scalar, Triangle, TriangleMoments};
 use common::{Inflate, SamplePoints};
 use proptest::prelude::*;

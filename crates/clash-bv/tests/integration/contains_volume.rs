@@ -16,7 +16,9 @@
 //! f64.
 use crate::common;
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash_bv::{
+    Aabb, BoundingVolume, Capsule, FitVolume, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere,
+};
 use clash_math::{Point3, Scalar};
 use common::{SamplePoints, cloud, pt, rng};
 use rand::RngExt;
@@ -40,7 +42,7 @@ fn inside_points<T: Scalar, B: BoundingVolume<T>>(b: &B, r: &mut ChaCha8Rng) -> 
 /// least rate, over the cloud kinds with volumes of some thickness, at
 /// which the inner volume, fitted to points pulled toward their centroid by
 /// a factor of at most 0.5, was found inside.
-fn check_sound<T: Scalar, B: BoundingVolume<T> + SamplePoints<T>>(name: &str) -> f64 {
+fn check_sound<T: Scalar, B: FitVolume<T> + SamplePoints<T>>(name: &str) -> f64 {
     let mut r = rng(81);
     let (mut pulled, mut found) = ([0; 7], [0; 7]);
     for case in 0..1400u64 {
@@ -173,7 +175,7 @@ fn boundary_points<T: Scalar, B: BoundingVolume<T>>(
     v
 }
 
-fn check_contains_points<T: Scalar, B: BoundingVolume<T>>(name: &str) {
+fn check_contains_points<T: Scalar, B: FitVolume<T>>(name: &str) {
     let mut r = rng(83);
     let (mut yes, mut no) = (0, 0);
     for case in 0..1400u64 {

@@ -3,7 +3,7 @@
 //! against the fits that compute the covariance from the corners: the same
 //! volumes up to rounding in the axes, every corner contained exactly (no
 //! tolerance), and the same errors.
-use clash_bv::{Aabb, BoundingVolume, FitError, Obb, Rss};
+use clash_bv::{Aabb, BoundingVolume, FitError, FitVolume, Obb, Rss};
 use clash_math::{Point3, Triangle, TriangleMoments, Vector3};
 use rand::{RngExt, SeedableRng};
 
@@ -77,11 +77,11 @@ fn moment_fits_match_corner_fits_and_contain_exactly() {
         );
         // The trait's entry point is the same fit.
         assert_eq!(
-            <Obb<f64> as BoundingVolume<f64>>::fit_triangles_with_moments(&tris, &m).unwrap(),
+            <Obb<f64> as FitVolume<f64>>::fit_triangles_with_moments(&tris, &m).unwrap(),
             Obb::fit_pca_moments(&tris, &m).unwrap()
         );
         assert_eq!(
-            <Rss<f64> as BoundingVolume<f64>>::fit_triangles_with_moments(&tris, &m).unwrap(),
+            <Rss<f64> as FitVolume<f64>>::fit_triangles_with_moments(&tris, &m).unwrap(),
             got
         );
         // The default implementation ignores the moments.
@@ -162,11 +162,11 @@ fn mismatched_lengths_are_an_error() {
     assert_eq!(Obb::fit_pca_moments(&tris, &m), Err(err));
     assert_eq!(Rss::fit_pca_moments(&tris, &m), Err(err));
     assert_eq!(
-        <Obb<f64> as BoundingVolume<f64>>::fit_triangles_with_moments(&tris, &m),
+        <Obb<f64> as FitVolume<f64>>::fit_triangles_with_moments(&tris, &m),
         Err(err)
     );
     assert_eq!(
-        <Aabb<f64> as BoundingVolume<f64>>::fit_triangles_with_moments(&tris, &m),
+        <Aabb<f64> as FitVolume<f64>>::fit_triangles_with_moments(&tris, &m),
         Err(err)
     );
     assert_eq!(

@@ -13,7 +13,7 @@
 //! and far from the origin (up to 1e7), flat, needle-like and repeated,
 //! f64 and f32.
 
-use clash_bv::{BoundingVolume, Capsule, IndexedPoints, Obb, Rss, Sphere};
+use clash_bv::{BoundingVolume, Capsule, FitVolume, IndexedPoints, Obb, Rss, Sphere};
 use clash_math::{Matrix3, Point3, Rotation3, Scalar};
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -13,7 +13,9 @@
 //!   also refuses a negative half-length that its radius outweighs.
 use crate::common;
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash_bv::{
+    Aabb, BoundingVolume, Capsule, FitVolume, FlatVolume, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere,
+};
 use clash_math::{Matrix3, Point3, Scalar};
 use common::{cloud, pt, rng};
 use rand::RngExt;
@@ -33,7 +35,7 @@ fn reference_well_formed<T: Scalar, B: BoundingVolume<T>>(b: &B) -> bool {
 }
 
 /// Volumes of type `B` fitted to every kind of cloud of `common`.
-fn fitted<T: Scalar, B: BoundingVolume<T>>() -> Vec<B> {
+fn fitted<T: Scalar, B: FitVolume<T>>() -> Vec<B> {
     (0..28u8)
         .map(|k| {
             let pts: Vec<Point3<T>> = cloud(k, 3 + 5 * k as usize, u64::from(k))
@@ -45,7 +47,7 @@ fn fitted<T: Scalar, B: BoundingVolume<T>>() -> Vec<B> {
         .collect()
 }
 
-fn flat_of<T: Scalar, B: BoundingVolume<T>>(b: &B) -> Vec<T> {
+fn flat_of<T: Scalar, B: FlatVolume<T>>(b: &B) -> Vec<T> {
     let mut flat = Vec::new();
     b.write_flat(&mut flat);
     flat
@@ -83,7 +85,7 @@ fn odd_value<T: Scalar>(x: T, r: &mut ChaCha8Rng) -> T {
     }
 }
 
-fn check_type<T: Scalar, B: BoundingVolume<T>>(strict_rss: bool) {
+fn check_type<T: Scalar, B: FitVolume<T> + FlatVolume<T>>(strict_rss: bool) {
     let mut r = rng(7);
     let (mut refused, mut accepted) = (0, 0);
     for b in fitted::<T, B>() {

@@ -10,7 +10,7 @@
 //! midpoint `P` (exact in `f32`) and rises along the diagonal. They touch
 //! at `P` exactly, so their 14- and 26-DOPs must overlap.
 
-use clash_bv::{BoundingVolume, Kdop14, Kdop26};
+use clash_bv::{BoundingVolume, FitVolume, Kdop14, Kdop26};
 use clash_math::{Point3, Triangle};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

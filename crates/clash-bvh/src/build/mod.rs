@@ -16,7 +16,7 @@ mod sah;
 pub use options::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
 
 use crate::Node;
-use clash_bv::{BoundingVolume, FitError};
+use clash_bv::{FitError, FitVolume};
 use clash_math::{Point3, Scalar, Triangle};
 use rayon::prelude::*;
 
@@ -32,7 +32,7 @@ pub(crate) struct Built<T: Scalar, B> {
 
 /// A mesh's vertices and triangle indices, from which the median/mean
 /// builder lists each node's distinct corners for the fits along axes
-/// ([`BoundingVolume::fit_along_axes`]): about six times fewer points than
+/// ([`FitVolume::fit_along_axes`]): about six times fewer points than
 /// three corners per triangle on a closed mesh.
 #[derive(Clone, Copy)]
 pub(crate) struct CornerSource<'a, T: Scalar> {
@@ -65,7 +65,7 @@ impl<T: Scalar> CornerSource<'_, T> {
 
 /// The tree over `corners`' triangles built as `opts` asks: the binned-SAH
 /// builder for [`SplitRule::Sah`], else the median/mean builder.
-pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
+pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {

@@ -1,6 +1,6 @@
 //! The options of a build: split rule, node fit, leaf size and depth.
 
-use clash_bv::{BoundingVolume, FitError};
+use clash_bv::{FitError, FitVolume};
 use clash_math::{Scalar, Triangle};
 use serde::{Deserialize, Serialize};
 
@@ -31,9 +31,9 @@ pub enum SplitRule {
 /// Which fit computes each node's bounding volume.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FitQuality {
-    /// [`BoundingVolume::fit_triangles`] (for OBBs: continuous PCA, Eberly §6.1.3).
+    /// [`FitVolume::fit_triangles`] (for OBBs: continuous PCA, Eberly §6.1.3).
     Default,
-    /// [`BoundingVolume::fit_triangles_tight`] (for OBBs: the volume-minimising
+    /// [`FitVolume::fit_triangles_tight`] (for OBBs: the volume-minimising
     /// refinement; slower to build, fewer overlap tests in queries).
     Tight,
     /// The tight fit on nodes of at least `min_triangles` triangles, the
@@ -52,7 +52,7 @@ pub enum FitQuality {
 
 impl FitQuality {
     /// The volume of `tris` (one node's triangles) under this choice.
-    pub(crate) fn fit<T: Scalar, B: BoundingVolume<T>>(
+    pub(crate) fn fit<T: Scalar, B: FitVolume<T>>(
         self,
         tris: &[Triangle<T>],
     ) -> Result<B, FitError> {

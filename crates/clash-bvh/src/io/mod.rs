@@ -7,7 +7,7 @@
 //! | 8 | magic `b"CLASHBVH"` |
 //! | 4 | format version ([`FORMAT_VERSION`]) |
 //! | 8 | scalar type name, NUL-padded (`f32` / `f64`) |
-//! | 16 | volume type name, NUL-padded ([`BoundingVolume::NAME`]) |
+//! | 16 | volume type name, NUL-padded ([`FlatVolume::NAME`]) |
 //! | 8 | payload length in bytes |
 //! | 4 | CRC-32 (IEEE) of the payload |
 //! | n | payload: bincode (standard config, serde) of the build options, then four byte strings |
@@ -24,7 +24,7 @@
 //! | vertices | `x, y, z`: 3 scalars each |
 //! | indices | a triangle's three vertex indices: 3 `u32` each |
 //! | leaf order | a mesh triangle index (`u32`) per leaf position |
-//! | nodes | the volume's flat form ([`BoundingVolume::write_flat`], [`BoundingVolume::FLAT_LEN`] scalars), then the right child or first leaf position (`u32`), then the leaf's triangle count (`u32`, 0 for an internal node) |
+//! | nodes | the volume's flat form ([`FlatVolume::write_flat`], [`FlatVolume::FLAT_LEN`] scalars), then the right child or first leaf position (`u32`), then the leaf's triangle count (`u32`, 0 for an internal node) |
 //!
 //! Loading checks every header field and the length, decodes the payload
 //! (a file is read in chunks, never whole), re-validates the mesh, checks
@@ -43,7 +43,7 @@ mod v1;
 
 use crate::validate::PreviousUses;
 use crate::{BuildOptions, Bvh, LoadError, Node, TriMesh, ValidationError};
-use clash_bv::BoundingVolume;
+use clash_bv::FlatVolume;
 use clash_math::{Scalar, Triangle};
 use source::{ReaderSource, SliceSource, Source};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -110,7 +110,7 @@ pub struct TreeHeader {
     pub version: u32,
     /// Scalar type name ([`Scalar::NAME`]: `"f32"` or `"f64"`).
     pub scalar: String,
-    /// Bounding volume type name ([`BoundingVolume::NAME`], e.g. `"obb"`).
+    /// Bounding volume type name ([`FlatVolume::NAME`], e.g. `"obb"`).
     pub volume: String,
     /// Length of the payload in bytes.
     pub payload_len: u64,
@@ -169,7 +169,7 @@ impl TreeHeader {
 
     /// The header of a `T`, `B` tree whose payload has `len` bytes and
     /// checksum `checksum`, as this build writes it.
-    fn bytes<T: Scalar, B: BoundingVolume<T>>(len: u64, checksum: u32) -> [u8; HEADER_LEN] {
+    fn bytes<T: Scalar, B: FlatVolume<T>>(len: u64, checksum: u32) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         out[..8].copy_from_slice(&MAGIC);
         out[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -181,7 +181,7 @@ impl TreeHeader {
     }
 
     /// Checks that the header is that of a `T`, `B` tree.
-    fn expect<T: Scalar, B: BoundingVolume<T>>(&self) -> Result<(), LoadError> {
+    fn expect<T: Scalar, B: FlatVolume<T>>(&self) -> Result<(), LoadError> {
         if self.scalar != T::NAME {
             return Err(LoadError::ScalarMismatch {
                 found: self.scalar.clone(),
@@ -265,7 +265,7 @@ struct Decoded<T: Scalar, B> {
     options: BuildOptions,
 }
 
-impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
+impl<T: Scalar, B: FlatVolume<T>> Bvh<T, B> {
     /// The tree and its mesh as bytes in the clash tree format (see the
     /// module docs).
     pub fn to_bytes(&self) -> Vec<u8> {

@@ -11,14 +11,14 @@ use super::{Decoded, Nodes, config};
 use crate::build::prefault::prefault;
 use crate::validate::PreviousUses;
 use crate::{Bvh, LoadError, Node, TriMesh, ValidationError};
-use clash_bv::BoundingVolume;
+use clash_bv::FlatVolume;
 use clash_math::{Point3, Scalar};
 use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use rayon::prelude::*;
 use std::io::Write;
 
 /// Bytes of one node record.
-pub(super) fn node_record_len<T: Scalar, B: BoundingVolume<T>>() -> usize {
+pub(super) fn node_record_len<T: Scalar, B: FlatVolume<T>>() -> usize {
     B::FLAT_LEN * T::BYTES + 8
 }
 
@@ -26,7 +26,7 @@ pub(super) fn node_record_len<T: Scalar, B: BoundingVolume<T>>() -> usize {
 /// strings' records exactly, and room for the options and the four lengths
 /// (small bincode values: the options are a few enum tags and integers,
 /// each length a variable-length integer of at most 9 bytes).
-pub(super) fn len_bound<T: Scalar, B: BoundingVolume<T>>(tree: &Bvh<T, B>) -> usize {
+pub(super) fn len_bound<T: Scalar, B: FlatVolume<T>>(tree: &Bvh<T, B>) -> usize {
     const SMALL_VALUES: usize = 256;
     SMALL_VALUES
         + tree.mesh.vertices().len() * 3 * T::BYTES
@@ -36,7 +36,7 @@ pub(super) fn len_bound<T: Scalar, B: BoundingVolume<T>>(tree: &Bvh<T, B>) -> us
 }
 
 /// Writes the payload of `tree` to `w`.
-pub(super) fn write<T: Scalar, B: BoundingVolume<T>>(
+pub(super) fn write<T: Scalar, B: FlatVolume<T>>(
     tree: &Bvh<T, B>,
     w: &mut impl Write,
 ) -> std::io::Result<()> {
@@ -92,7 +92,7 @@ fn byte_string<I>(
 
 /// Decodes a payload from `src` up to the containment check (which the
 /// caller runs once the checksum is known to match).
-pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
+pub(super) fn read<T: Scalar, B: FlatVolume<T>, S: Source>(
     src: &mut S,
 ) -> Result<Decoded<T, B>, LoadError> {
     let options: crate::BuildOptions = decode_small(src)?;
@@ -204,7 +204,7 @@ const FLAT_ON_STACK: usize = 32;
 
 /// One node record; `None` when the volume type refuses its flat form.
 #[inline]
-fn decode_node<T: Scalar, B: BoundingVolume<T>>(r: &[u8]) -> Option<Node<B>> {
+fn decode_node<T: Scalar, B: FlatVolume<T>>(r: &[u8]) -> Option<Node<B>> {
     let (volume, link) = r.split_at(B::FLAT_LEN * T::BYTES);
     let mut flat = [T::ZERO; FLAT_ON_STACK];
     let bv = match flat.get_mut(..B::FLAT_LEN) {
@@ -238,7 +238,7 @@ struct NodeDecoder<T, B> {
     _scalar: core::marker::PhantomData<T>,
 }
 
-impl<T: Scalar, B: BoundingVolume<T>> NodeDecoder<T, B> {
+impl<T: Scalar, B: FlatVolume<T>> NodeDecoder<T, B> {
     fn new<S: Source>(src: &mut S) -> Result<Self, LoadError> {
         let count = record_count(src, node_record_len::<T, B>(), "node")?;
         // A volume type that refuses its own flat form's length would leave

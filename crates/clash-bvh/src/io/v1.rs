@@ -6,7 +6,7 @@ use super::source::Source;
 use super::{Decoded, Nodes, config, decode_error};
 use crate::validate::PreviousUses;
 use crate::{BuildOptions, LoadError, Node, TriMesh, ValidationError};
-use clash_bv::BoundingVolume;
+use clash_bv::FlatVolume;
 use clash_math::{Point3, Scalar};
 use serde::Deserialize;
 
@@ -21,7 +21,7 @@ struct Payload<T: Scalar, B> {
 }
 
 /// Decodes a version 1 payload from `src` up to the containment check.
-pub(super) fn read<T: Scalar, B: BoundingVolume<T>, S: Source>(
+pub(super) fn read<T: Scalar, B: FlatVolume<T>, S: Source>(
     src: &mut S,
 ) -> Result<Decoded<T, B>, LoadError> {
     let p: Payload<T, B> = bincode::serde::decode_from_std_read(src, config())

@@ -3,7 +3,7 @@
 //! for triangles against triangles and boxes).
 
 use crate::Bvh;
-use clash_bv::{Aabb, BoundingVolume, Capsule, Obb, Sphere};
+use clash_bv::{Aabb, BoundingVolume, Capsule, FitVolume, Obb, Sphere};
 use clash_math::{Plane, Scalar, Triangle};
 use clash_narrow::overlap;
 

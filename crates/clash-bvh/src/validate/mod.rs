@@ -13,11 +13,11 @@ use volumes::PARALLEL_FROM;
 pub(crate) use volumes::{PreviousUses, check_volumes};
 
 use crate::{Bvh, ValidationError};
-use clash_bv::BoundingVolume;
+use clash_bv::FlatVolume;
 use clash_math::Scalar;
 
 /// Every invariant of `bvh` (see [`Bvh::validate`]).
-pub(crate) fn validate<T: Scalar, B: BoundingVolume<T>>(
+pub(crate) fn validate<T: Scalar, B: FlatVolume<T>>(
     bvh: &Bvh<T, B>,
 ) -> Result<(), ValidationError> {
     check_structure(

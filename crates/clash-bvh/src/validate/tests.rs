@@ -1,5 +1,5 @@
 use super::{check_order, check_structure, check_volumes};
-use crate::{BuildOptions, Bvh, TriMesh, ValidationError};
+use crate::{BuildOptions, Bvh, TreeVolume, TriMesh, ValidationError};
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
 use clash_math::{Point3, Scalar};
 use rand::{RngExt, SeedableRng};
@@ -33,7 +33,7 @@ fn sheet(n: u32) -> TriMesh<f64> {
 /// one triangle below it (its volume moved away a little) is caught
 /// and named, whether its children lie inside it or not, at every
 /// depth.
-fn check<B: BoundingVolume<f64>>(moved: impl Fn(&B, f64) -> B) {
+fn check<B: TreeVolume<f64>>(moved: impl Fn(&B, f64) -> B) {
     let tree = Bvh::<f64, B>::build(sheet(12), &BuildOptions::default()).unwrap();
     tree.validate().unwrap();
     for i in (0..tree.nodes.len()).step_by(7) {
@@ -158,7 +158,7 @@ fn brute_failures<T: Scalar, B: BoundingVolume<T>>(tree: &Bvh<T, B>) -> Vec<usiz
 /// times: the check must pass exactly when brute force finds no node
 /// missing a corner, and name a node brute force finds. Returns how
 /// many trials failed.
-fn agree<T: Scalar, B: BoundingVolume<T>>(
+fn agree<T: Scalar, B: TreeVolume<T>>(
     mesh: TriMesh<T>,
     options: &BuildOptions,
     rng: &mut ChaCha8Rng,
@@ -216,7 +216,7 @@ fn agree<T: Scalar, B: BoundingVolume<T>>(
 /// Moved volumes per mesh and options.
 const TRIALS: usize = 400;
 
-fn agree_on_meshes<T: Scalar, B: BoundingVolume<T>>(seed: u64) {
+fn agree_on_meshes<T: Scalar, B: TreeVolume<T>>(seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let options = [
         BuildOptions::default(),
@@ -260,7 +260,7 @@ fn containment_check_agrees_with_brute_force_when_it_forks() {
 /// first three values of an OBB's or RSS's flat form) along each of
 /// their axes both ways, which leaves out the corners of one face
 /// only: every well-formed result must get brute force's answer.
-fn sweep_top<T: Scalar, B: BoundingVolume<T>>(mesh: &TriMesh<T>) {
+fn sweep_top<T: Scalar, B: TreeVolume<T>>(mesh: &TriMesh<T>) {
     let tree = Bvh::<T, B>::build(mesh.clone(), &BuildOptions::default()).unwrap();
     let (l, r) = tree.nodes[0].children(0).unwrap();
     let mut caught = 0;

@@ -13,7 +13,7 @@
 //! 19M point tests instead of 60M, with no list kept per node.
 
 use crate::{Bvh, TriMesh, ValidationError};
-use clash_bv::BoundingVolume;
+use clash_bv::FlatVolume;
 use clash_math::Scalar;
 use rayon::prelude::*;
 
@@ -27,7 +27,7 @@ use rayon::prelude::*;
 /// ancestor holds them too. Otherwise each node is checked against its
 /// distinct vertices (see the module docs), with `prev` when given (it
 /// must be the tree's).
-pub(crate) fn check_volumes<T: Scalar, B: BoundingVolume<T>>(
+pub(crate) fn check_volumes<T: Scalar, B: FlatVolume<T>>(
     bvh: &Bvh<T, B>,
     prev: Option<PreviousUses>,
 ) -> Result<(), ValidationError> {
@@ -65,7 +65,7 @@ const NODES_PER_TASK: usize = 4096;
 
 /// The error for node `at`, which misses a corner of a triangle in the
 /// stretch `span` of the leaf order: names the first such triangle.
-fn corner_missed<T: Scalar, B: BoundingVolume<T>>(
+fn corner_missed<T: Scalar, B: FlatVolume<T>>(
     bvh: &Bvh<T, B>,
     at: usize,
     span: (u32, u32),
@@ -116,12 +116,12 @@ pub(super) const PARALLEL_FROM: usize = 8192;
 type Ancestor = (u32, u32);
 
 /// The containment check (see the module docs).
-struct Containment<'a, T: Scalar, B: BoundingVolume<T>> {
+struct Containment<'a, T: Scalar, B: FlatVolume<T>> {
     bvh: &'a Bvh<T, B>,
     prev: &'a [u32],
 }
 
-impl<T: Scalar, B: BoundingVolume<T>> Containment<'_, T, B> {
+impl<T: Scalar, B: FlatVolume<T>> Containment<'_, T, B> {
     /// Checks the subtree of node `at`, whose stretch of the leaf order
     /// starts at `start` and whose ancestors are `path` (root first), and
     /// returns the end of its stretch. Each corner of a leaf is tested

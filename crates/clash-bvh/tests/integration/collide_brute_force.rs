@@ -4,7 +4,7 @@
 use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvPair, Bvh, CollisionRequest, FitQuality, TriMesh};
+use clash_bvh::{BuildOptions, BvPair, Bvh, CollisionRequest, FitQuality, TreeVolume, TriMesh};
 use clash_math::{Isometry3, Scalar};
 use common::*;
 
@@ -34,7 +34,7 @@ fn check_pose<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<
     );
 }
 
-fn check_type<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(seed: u64) {
+fn check_type<T: Scalar, B: TreeVolume<T>>(seed: u64) {
     let mut rng = seeded(seed);
     for (k, opts) in tree_shapes().iter().enumerate() {
         let ma: TriMesh<T> = random_soup(&mut rng, 300, 1.0, 0.15);

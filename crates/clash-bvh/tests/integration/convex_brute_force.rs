@@ -9,7 +9,7 @@
 use crate::common;
 
 use clash_bv::{Aabb, Kdop18, Obb, Rss};
-use clash_bvh::{BuildOptions, BvQuery, Bvh, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, TreeVolume, TriMesh};
 use clash_convex::query::{self, QueryRequest, QueryStatus};
 use clash_convex::{
     Ball, CapsuleShape, Cone, ConvexHull, Cuboid, Cylinder, Shape, SupportMap, TriangleShape,
@@ -83,7 +83,11 @@ fn brute_meets<T: Scalar>(
     }
 }
 
-fn check<T: Scalar, B: BvQuery<T>>(mesh: &TriMesh<T>, seed: u64, poses: usize) -> (usize, usize) {
+fn check<T: Scalar, B: TreeVolume<T>>(
+    mesh: &TriMesh<T>,
+    seed: u64,
+    poses: usize,
+) -> (usize, usize) {
     let tree = Bvh::<T, B>::build(mesh.clone(), &BuildOptions::default()).unwrap();
     let (lo, hi) = mesh.vertices().iter().fold(
         (

@@ -9,7 +9,7 @@
 use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Obb, RelativePose, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvPair, Bvh, DistanceRequest, TriMesh};
+use clash_bvh::{BuildOptions, BvPair, Bvh, DistanceRequest, TreeVolume, TriMesh};
 use clash_math::{Isometry3, Point3, Scalar, Triangle, Vector3};
 use clash_narrow::closest::{point_triangle, triangle_triangle};
 use common::*;
@@ -100,7 +100,7 @@ fn check_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolum
 /// A rotation about the centre of `m`'s bounding box followed by a shift
 /// along `dir` that leaves a gap of about `gap` (bisected on the tree's own
 /// distance; brute force then checks the result).
-fn near_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+fn near_pose<T: Scalar, B: TreeVolume<T>>(
     tree: &Bvh<T, B>,
     rng: &mut Rng,
     gap: f64,
@@ -136,7 +136,7 @@ fn near_pose<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     at(outside)
 }
 
-fn near_touching<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+fn near_touching<T: Scalar, B: TreeVolume<T>>(
     mesh: &TriMesh<T>,
     seed: u64,
     poses: usize,
@@ -175,7 +175,7 @@ fn near_touching_distance_equals_brute_force() {
 /// sphere, at random offsets and rotations that keep it inside.
 #[test]
 fn nested_distance_equals_brute_force() {
-    fn nested<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(seed: u64, tol: f64) {
+    fn nested<T: Scalar, B: TreeVolume<T>>(seed: u64, tol: f64) {
         let outer: TriMesh<T> = uv_sphere(1.0, 16, 24);
         let inners: [TriMesh<T>; 2] = [
             uv_sphere(0.4, 10, 14),
@@ -258,7 +258,7 @@ fn degenerate_triangles_distance_equals_brute_force() {
 /// nested in another, each pair of types both ways round.
 #[test]
 fn mixed_volume_distance_equals_brute_force() {
-    fn pair<B: BoundingVolume<f64> + BvPair<f64, B2>, B2: BoundingVolume<f64> + BvPair<f64, B>>(
+    fn pair<B: TreeVolume<f64> + BvPair<f64, B2>, B2: TreeVolume<f64> + BvPair<f64, B>>(
         a: &TriMesh<f64>,
         b: &TriMesh<f64>,
         poses: &[Isometry3<f64>],

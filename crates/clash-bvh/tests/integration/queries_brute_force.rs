@@ -6,7 +6,7 @@ use crate::common;
 
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{
-    BuildOptions, BvQuery, Bvh, DistanceRequest, MeshRayHit, RayQuery, Shape, TriMesh,
+    BuildOptions, Bvh, DistanceRequest, MeshRayHit, RayQuery, Shape, TreeVolume, TriMesh,
 };
 use clash_math::nalgebra;
 use clash_math::{Isometry3, Plane, Point3, Ray, Scalar, Segment, Triangle, Vector3};
@@ -30,7 +30,7 @@ fn random_ray<T: Scalar>(rng: &mut Rng, center: Point3<f64>, size: f64) -> Ray<T
     Ray::new(o.map(T::lit), (target - o).map(T::lit))
 }
 
-fn check_rays<T: Scalar, B: BvQuery<T>>(
+fn check_rays<T: Scalar, B: TreeVolume<T>>(
     mesh: &TriMesh<T>,
     opts: &BuildOptions,
     seed: u64,
@@ -325,7 +325,7 @@ fn brute_distance<T: Scalar>(a: &TriMesh<T>, b: &TriMesh<T>, pose: &Isometry3<T>
     best.sqrt()
 }
 
-fn check_distance<T: Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::BvPair<T, B>>(
+fn check_distance<T: Scalar, B: clash_bvh::TreeVolume<T>>(
     ma: &TriMesh<T>,
     mb: &TriMesh<T>,
     seed: u64,
@@ -421,11 +421,7 @@ fn distance_equals_brute_force() {
 /// down to 1e-6.
 #[test]
 fn distance_pruning_never_misses_the_closest_pair() {
-    fn sweep<B: clash_bv::BoundingVolume<f64> + clash_bvh::BvPair<f64, B>>(
-        ma: &TriMesh<f64>,
-        mb: &TriMesh<f64>,
-        seed: u64,
-    ) {
+    fn sweep<B: clash_bvh::TreeVolume<f64>>(ma: &TriMesh<f64>, mb: &TriMesh<f64>, seed: u64) {
         let a = Bvh::<f64, B>::build(ma.clone(), &BuildOptions::default()).unwrap();
         let b = Bvh::<f64, B>::build(mb.clone(), &BuildOptions::sah()).unwrap();
         let mut rng = seeded(seed);

@@ -8,7 +8,7 @@
 use crate::common;
 
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TriMesh};
+use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TreeVolume, TriMesh};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
 use common::*;
@@ -154,7 +154,7 @@ fn adversarial_rays<T: Scalar>(rng: &mut Rng, mesh: &TriMesh<T>, random: usize) 
 }
 
 fn check_mesh<T: Scalar>(mesh: &TriMesh<T>, rays: &[Ray<T>]) -> usize {
-    fn one<T: Scalar, B: BvQuery<T>>(mesh: &TriMesh<T>, rays: &[Ray<T>]) -> usize {
+    fn one<T: Scalar, B: TreeVolume<T>>(mesh: &TriMesh<T>, rays: &[Ray<T>]) -> usize {
         let mut hits = 0;
         for opts in [
             BuildOptions::sah(),

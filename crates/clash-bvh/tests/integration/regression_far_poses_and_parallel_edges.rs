@@ -33,10 +33,8 @@
 //! triangle test decides whether each scene touches; the trees must agree
 //! whenever it does.
 
-use clash_bv::{
-    Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere,
-};
-use clash_bvh::{BuildOptions, BvPair, Bvh, TriMesh};
+use clash_bv::{Aabb, Capsule, FitVolume, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere};
+use clash_bvh::{BuildOptions, BvPair, Bvh, TreeVolume, TriMesh};
 use clash_math::{Isometry3, Point3, Rotation3, Scalar, Translation3, Triangle, UnitQuaternion};
 use rand::{RngExt, SeedableRng};
 
@@ -119,7 +117,7 @@ impl Scene {
 /// `None` when the rounded scene does not touch (by the exact triangle
 /// test, on B placed as trees place it).
 type Touching<T, A, B> = (Bvh<T, A>, Bvh<T, B>, RelativePose<T>);
-fn touching<T: Scalar, A: BoundingVolume<T>, B: BoundingVolume<T>>(
+fn touching<T: Scalar, A: FitVolume<T>, B: FitVolume<T>>(
     scene: &Scene,
 ) -> Option<Touching<T, A, B>> {
     let (a, b, iso) = scene.triangles::<T>();
@@ -136,7 +134,7 @@ fn touching<T: Scalar, A: BoundingVolume<T>, B: BoundingVolume<T>>(
 /// `None` when the scene does not touch ([`touching`]); else whether trees
 /// of types `A` and `B` find the contact, by any-contact and by the
 /// contact list.
-fn found<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<T>>(
+fn found<T: Scalar, A: FitVolume<T> + BvPair<T, B>, B: FitVolume<T>>(
     scene: &Scene,
 ) -> Option<bool> {
     let (ta, tb, pose) = touching::<T, A, B>(scene)?;
@@ -145,7 +143,7 @@ fn found<T: Scalar, A: BoundingVolume<T> + BvPair<T, B>, B: BoundingVolume<T>>(
 
 /// [`found`] for trees of one type, which also measure a mesh distance of
 /// 0 when the scene touches.
-fn found_same<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(scene: &Scene) -> Option<bool> {
+fn found_same<T: Scalar, B: TreeVolume<T>>(scene: &Scene) -> Option<bool> {
     let (ta, tb, pose) = touching::<T, B, B>(scene)?;
     Some(
         ta.intersects(&tb, pose)

@@ -8,19 +8,13 @@
 //! parallel cores were also reported apart by up to `L √ε`. Sphere tests
 //! had no allowance either (a point triangle's sphere has radius 0).
 
-use clash_bv::{
-    Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere,
-};
-use clash_bvh::{BuildOptions, BvPair, Bvh, TriMesh};
+use clash_bv::{Aabb, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere};
+use clash_bvh::{BuildOptions, Bvh, TreeVolume, TriMesh};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 
 /// The two one-triangle meshes meet in exactly the pairs the exact test
 /// finds, for trees of type `B`: contacts, any contact and a distance of 0.
-fn check<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
-    a: &Triangle<T>,
-    b: &Triangle<T>,
-    pose: &RelativePose<T>,
-) {
+fn check<T: Scalar, B: TreeVolume<T>>(a: &Triangle<T>, b: &Triangle<T>, pose: &RelativePose<T>) {
     let touching = clash_narrow::overlap::triangle_triangle(a, &pose.transform_triangle(b));
     assert!(touching, "the scene is built to touch");
     let ta = Bvh::<T, B>::build(

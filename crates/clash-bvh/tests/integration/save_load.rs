@@ -3,8 +3,8 @@
 
 use crate::common;
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop18, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh, ValidationError};
+use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
+use clash_bvh::{BuildOptions, Bvh, LoadError, TreeVolume, TriMesh, ValidationError};
 use clash_math::Isometry3;
 use common::*;
 use rand::RngExt;
@@ -45,7 +45,7 @@ fn round_trip_answers_identically() {
 /// one, and loading on one thread or on four gives the same tree.
 #[test]
 fn every_volume_type_round_trips() {
-    fn round_trip<T: clash_math::Scalar, B: BoundingVolume<T>>() {
+    fn round_trip<T: clash_math::Scalar, B: TreeVolume<T>>() {
         let meshes: [TriMesh<T>; 2] = [read_stl("bunny_lo.stl"), uv_sphere(1.0, 100, 100)];
         for (mesh, options) in meshes
             .iter()

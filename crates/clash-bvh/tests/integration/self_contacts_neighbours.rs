@@ -9,8 +9,8 @@
 
 use crate::common;
 
-use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, Bvh, TriMesh, TrianglePair};
+use clash_bv::{Aabb, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash_bvh::{BuildOptions, Bvh, TreeVolume, TriMesh, TrianglePair};
 use clash_math::{Point3, Scalar};
 use common::*;
 use rand::RngExt;
@@ -61,7 +61,7 @@ fn shares_index(mesh: &TriMesh<impl Scalar>, [i, j]: TrianglePair) -> bool {
 /// The tree's self-contacts of `mesh` for every volume type, each equal to
 /// `want`.
 fn check_every_type<T: Scalar>(mesh: &TriMesh<T>, want: &[TrianglePair]) {
-    fn one<T: Scalar, B: BoundingVolume<T>>(mesh: &TriMesh<T>, want: &[TrianglePair]) {
+    fn one<T: Scalar, B: TreeVolume<T>>(mesh: &TriMesh<T>, want: &[TrianglePair]) {
         for opts in [BuildOptions::default(), BuildOptions::sah()] {
             let tree = Bvh::<T, B>::build(mesh.clone(), &opts).unwrap();
             assert_eq!(

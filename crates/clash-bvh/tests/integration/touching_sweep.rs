@@ -14,10 +14,8 @@
 
 use crate::common;
 
-use clash_bv::{
-    Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere,
-};
-use clash_bvh::{BvPair, Bvh, TriMesh, TrianglePair};
+use clash_bv::{Aabb, Capsule, Kdop14, Kdop18, Kdop26, Obb, RelativePose, Rss, Sphere};
+use clash_bvh::{Bvh, TreeVolume, TriMesh, TrianglePair};
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, Vector3};
 use common::{Rng, brute_force_self_contacts, seeded, sorted, tree_shapes};
 use rand::RngExt;
@@ -203,7 +201,7 @@ impl<T: Scalar> Expected<T> {
 
 /// One scene: meshes `a` and `b`, trees of type `B` built with every
 /// option set (and `b`'s reloaded from its bytes), against brute force.
-fn check_scene<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
+fn check_scene<T: Scalar, B: TreeVolume<T>>(
     a: &TriMesh<T>,
     b: &TriMesh<T>,
     expected: &Expected<T>,

@@ -305,9 +305,7 @@ fn refit_drops_derived_query_data() {
 /// and with the tight fit on the upper levels.
 #[test]
 fn sah_obb_and_rss_trees_from_summed_moments() {
-    fn volumes_near_scratch<T: clash_math::Scalar, B: clash_bv::BoundingVolume<T>>(
-        tree: &Bvh<T, B>,
-    ) {
+    fn volumes_near_scratch<T: clash_math::Scalar, B: clash_bv::FitVolume<T>>(tree: &Bvh<T, B>) {
         // Each node's volume against the from-scratch fit of its triangles.
         let nodes = tree.nodes();
         let mut size = vec![(0usize, 0usize); nodes.len()];

@@ -6,7 +6,7 @@
 use crate::common;
 
 use clash_bv::{Aabb, BoundingVolume, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, Bvh, SplitRule, TreeStats, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, SplitRule, TreeStats, TreeVolume, TriMesh};
 use common::*;
 
 /// The split rules a user can pick.
@@ -18,7 +18,7 @@ fn splits() -> [(&'static str, BuildOptions); 3] {
     ]
 }
 
-fn stats<B: BoundingVolume<f64>>(mesh: &TriMesh<f64>, opts: &BuildOptions) -> TreeStats {
+fn stats<B: TreeVolume<f64>>(mesh: &TriMesh<f64>, opts: &BuildOptions) -> TreeStats {
     Bvh::<f64, B>::build(mesh.clone(), opts).unwrap().stats()
 }
 

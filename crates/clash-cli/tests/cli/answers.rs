@@ -99,7 +99,7 @@ fn build_and_info_match_the_library() {
     }
 }
 
-fn library_build<T: Scalar, B: BoundingVolume<T>>(
+fn library_build<T: Scalar, B: TreeVolume<T>>(
     mesh_name: &str,
     options: &BuildOptions,
 ) -> (clash::bvh::TreeStats, Vec<u8>) {

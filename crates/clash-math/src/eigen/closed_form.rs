@@ -52,6 +52,8 @@ pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3
 /// register per value for `f64` on x86_64), whose arithmetic rounds as the
 /// scalar's does. A tree builder solves the two children of a node
 /// together.
+// Internal to the clash crates: clash-bv's paired fits solve through it.
+#[doc(hidden)]
 #[inline]
 pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [SymmetricEigen3<T>; 2] {
     let [u0, u1] = m.map(upper_triangle);

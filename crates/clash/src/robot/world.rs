@@ -10,7 +10,7 @@ use crate::world::{
     CollisionFilter, CollisionWorld, Geometry, ObjectHandle, ObjectSettings, PairCollision,
     PairDistance, Selection, WorldError, WorldQuery, WorldVolume,
 };
-use clash_bv::Obb;
+use clash_bv::{FitVolume, Obb};
 use clash_bvh::{BuildOptions, Bvh, TriMesh};
 use clash_convex::{Ball, CapsuleShape, ConvexHull, Cuboid, Cylinder, Shape};
 use clash_math::Isometry3;
@@ -116,7 +116,7 @@ pub struct RobotWorld<B: WorldVolume<f64> = Obb<f64>> {
     poses: RobotPoses,
 }
 
-impl<B: WorldVolume<f64>> RobotWorld<B> {
+impl<B: WorldVolume<f64> + FitVolume<f64>> RobotWorld<B> {
     /// The robot's collision elements as objects (at the identity pose
     /// until [`set_configuration`](Self::set_configuration)), with the
     /// pairs `allowed` allows never checked.

@@ -5,7 +5,7 @@ use super::Builder;
 use super::shared::Shared;
 use crate::build::FitQuality;
 use crate::build::partition::{Elem, Prims};
-use clash_bv::{BoundingVolume, FitError, FitScratch};
+use clash_bv::{FitError, FitScratch, FitVolume};
 use clash_math::{Matrix3, MomentSum, Scalar, Triangle};
 
 impl Builder {
@@ -15,7 +15,7 @@ impl Builder {
     /// [`Self::axes_x2`]) and the extents over its listed corners (a lone
     /// triangle's own corners); other fits take the node's (carried)
     /// triangles.
-    pub(super) fn fit<T: Scalar, B: BoundingVolume<T>>(
+    pub(super) fn fit<T: Scalar, B: FitVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
         prims: &Prims<'_, T>,
@@ -45,7 +45,7 @@ impl Builder {
 
     /// Whether a node of `n` triangles is fitted along axes (see
     /// [`Self::fit`]).
-    fn fits_along<T: Scalar, B: BoundingVolume<T>>(&self, n: usize) -> bool {
+    fn fits_along<T: Scalar, B: FitVolume<T>>(&self, n: usize) -> bool {
         B::FITS_ALONG_AXES
             && match self.opts.fit {
                 FitQuality::Default => true,
@@ -56,9 +56,9 @@ impl Builder {
 
     /// The volumes of two sibling nodes, each the very volume
     /// [`Self::fit`] gives it: side by side
-    /// ([`BoundingVolume::fit_along_axes_x2_with`]) when both are fitted
+    /// ([`FitVolume::fit_along_axes_x2_with`]) when both are fitted
     /// along axes, else one after the other.
-    pub(super) fn fit_x2<T: Scalar, B: BoundingVolume<T>>(
+    pub(super) fn fit_x2<T: Scalar, B: FitVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
         prims: [&Prims<'_, T>; 2],

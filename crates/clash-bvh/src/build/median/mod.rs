@@ -34,7 +34,7 @@ use crate::build::partition::{Elem, Prims};
 use crate::build::prefault::prefault;
 use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRESHOLD};
 use assemble::assemble;
-use clash_bv::{BoundingVolume, FitError, FitScratch};
+use clash_bv::{FitError, FitScratch, FitVolume};
 use clash_math::{MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use core::mem::MaybeUninit;
 use core::sync::atomic::AtomicU32;
@@ -59,7 +59,7 @@ fn zeroed<E: Copy + Default>(n: usize) -> Vec<E> {
 /// The median/mean tree over a mesh's triangles (`opts.split` is
 /// [`SplitRule::Median`](crate::SplitRule::Median) or
 /// [`SplitRule::Mean`](crate::SplitRule::Mean)).
-pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
+pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {
@@ -210,7 +210,7 @@ impl Builder {
     /// is the global position of `prims[0]` in the leaf order. Median and
     /// mean splits.
     #[allow(clippy::too_many_arguments)]
-    fn node<T: Scalar, B: BoundingVolume<T>>(
+    fn node<T: Scalar, B: FitVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
         slots: &mut [MaybeUninit<Node<B>>],
@@ -324,7 +324,7 @@ impl Builder {
     /// empty, as long as the elements); returns the number of nodes
     /// written (one).
     #[inline]
-    fn leaf<T: Scalar, B: BoundingVolume<T>>(
+    fn leaf<T: Scalar, B: FitVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
         slot: &mut MaybeUninit<Node<B>>,

@@ -4,7 +4,7 @@
 use super::Builder;
 use crate::build::SplitRule;
 use crate::build::partition::{Elem, Prims};
-use clash_bv::BoundingVolume;
+use clash_bv::{BoundingVolume, FitVolume};
 use clash_math::{Scalar, Vector3};
 
 impl Builder {
@@ -13,9 +13,9 @@ impl Builder {
     /// the centroids' offsets from the mesh's origin along the longest
     /// axis of the node's volume (or, for volumes whose bounding box says
     /// nothing of their contents' shape, along the longest side of the
-    /// centroids' box: [`BoundingVolume::SPLIT_ALONG_BOUNDING_OBB`]). A node of two elements is ordered in
+    /// centroids' box: [`FitVolume::SPLIT_ALONG_BOUNDING_OBB`]). A node of two elements is ordered in
     /// place here.
-    pub(super) fn split<T: Scalar, B: BoundingVolume<T>>(
+    pub(super) fn split<T: Scalar, B: FitVolume<T>>(
         &self,
         bv: &B,
         prims: &mut Prims<'_, T>,

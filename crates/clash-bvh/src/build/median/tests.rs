@@ -75,7 +75,7 @@ fn full_and_partial_trees_assemble_in_preorder() {
 #[test]
 fn leaf_triangles_are_the_mesh_triangles_in_leaf_order() {
     use clash_bv::{Aabb, Rss, Sphere};
-    fn check<T: Scalar, B: BoundingVolume<T>>(vertices: &[Point3<T>], indices: &[[u32; 3]]) {
+    fn check<T: Scalar, B: FitVolume<T>>(vertices: &[Point3<T>], indices: &[[u32; 3]]) {
         let source = CornerSource { vertices, indices };
         let tight = [
             BuildOptions::default().with_fit(FitQuality::Tight),

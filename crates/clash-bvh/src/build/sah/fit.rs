@@ -3,7 +3,7 @@
 
 use crate::Node;
 use crate::build::{FitQuality, PARALLEL_THRESHOLD};
-use clash_bv::{BoundingVolume, FitError, FitScratch, IndexedPoints};
+use clash_bv::{FitError, FitScratch, FitVolume, IndexedPoints};
 use clash_math::{Point3, Scalar, Triangle, TriangleMoments};
 use core::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
@@ -21,7 +21,7 @@ pub(super) struct Topo {
 /// (no stamps); so does every node of a mesh that shares few vertices.
 const CORNER_LIST_MIN: usize = 4;
 
-/// The OBB and RSS fits of the SAH tree ([`BoundingVolume::FITS_ALONG_AXES`]),
+/// The OBB and RSS fits of the SAH tree ([`FitVolume::FITS_ALONG_AXES`]),
 /// bottom-up over the finished topology: each triangle's moments are
 /// computed once ([`TriangleMoments`]), each internal node's are its
 /// children's union ([`TriangleMoments::union`], Eberly §6.1.3), so a
@@ -32,7 +32,7 @@ const CORNER_LIST_MIN: usize = 4;
 /// which changes no extent, so the tree does not depend on the schedule.
 /// Corner lists go to one scratch array of three entries per triangle,
 /// each subtree using the part under its own triangles: no allocation per
-/// node. Leaves of one triangle take [`BoundingVolume::fit_triangles_with_moments`]
+/// node. Leaves of one triangle take [`FitVolume::fit_triangles_with_moments`]
 /// (the triangle's own frame), as in the median builder.
 pub(super) struct SummedFit<'a, T: Scalar> {
     pub(super) topo: &'a [Topo],
@@ -50,7 +50,7 @@ struct SummedState<T: Scalar> {
 }
 
 impl<T: Scalar> SummedFit<'_, T> {
-    pub(super) fn run<B: BoundingVolume<T>>(&self) -> Result<Vec<Node<B>>, FitError> {
+    pub(super) fn run<B: FitVolume<T>>(&self) -> Result<Vec<Node<B>>, FitError> {
         let n = self.tris.len();
         let moms: Vec<TriangleMoments<T>> =
             self.tris.par_iter().map(TriangleMoments::new).collect();
@@ -84,7 +84,7 @@ impl<T: Scalar> SummedFit<'_, T> {
     /// Fits the subtree of node `g` (whose nodes are `bvs`, from `g` on;
     /// `scratch` has three entries per triangle of the subtree; `fits` is
     /// the fits' reusable memory on this thread) and returns its moments.
-    fn subtree<B: BoundingVolume<T>>(
+    fn subtree<B: FitVolume<T>>(
         &self,
         state: &SummedState<T>,
         g: usize,
@@ -121,7 +121,7 @@ impl<T: Scalar> SummedFit<'_, T> {
     }
 
     /// The volume of node `g` over leaf-order `range`, moments `sum`.
-    fn node<B: BoundingVolume<T>>(
+    fn node<B: FitVolume<T>>(
         &self,
         state: &SummedState<T>,
         g: u32,

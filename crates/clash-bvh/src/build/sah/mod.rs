@@ -42,7 +42,7 @@ mod tests;
 use crate::Node;
 use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRESHOLD, SplitRule};
 use boxes::{KeyBounds, Lanes, corner_lanes, lanes_to_aabb};
-use clash_bv::{BoundingVolume, FitError};
+use clash_bv::{FitError, FitVolume};
 use clash_math::{Scalar, Triangle};
 use fit::{SummedFit, Topo};
 use prims::SahPrims;
@@ -184,7 +184,7 @@ impl SahBuilder {
 
 /// The binned-SAH tree over a mesh's triangles (`opts.split` must be
 /// [`SplitRule::Sah`]).
-pub(crate) fn build<T: Scalar, B: BoundingVolume<T>>(
+pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
     corners: CornerSource<'_, T>,
     opts: &BuildOptions,
 ) -> Result<Built<T, B>, FitError> {

@@ -49,9 +49,7 @@ fn check_as_is(data: &[u8]) {
     }
 }
 
-fn exercise<T: clash_math::Scalar, B: clash_bv::BoundingVolume<T> + clash_bvh::BvPair<T, B>>(
-    tree: &Bvh<T, B>,
-) {
+fn exercise<T: clash_math::Scalar, B: clash_bvh::TreeVolume<T>>(tree: &Bvh<T, B>) {
     tree.validate().expect("a loaded tree is valid");
     let pose = Isometry3::identity();
     let pairs = tree.contacts(tree, pose);
