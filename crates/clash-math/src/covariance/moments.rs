@@ -173,6 +173,8 @@ impl MomentSum {
     /// lanes of a [`Pair`] (SSE2 on x86_64), each answer bit for bit the
     /// single one's: a tree builder takes the two children of a node
     /// together.
+    // Internal to the clash crates: clash-bv's paired fits solve through it.
+    #[doc(hidden)]
     #[inline]
     pub fn covariance_x2(sums: [&Self; 2]) -> [Option<Covariance<f64>>; 2] {
         type P = <f64 as Scalar>::Pair;
