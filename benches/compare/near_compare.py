@@ -50,6 +50,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from compare import (SUMMARY_RE, bounding, load_mesh, random_rotations,  # noqa: E402
                      read_poses, write_poses)
+from peer_models import coal_obbrss, fcl_obbrss  # noqa: E402
 
 DEFAULT_PAIRS = ["data/meshes/bunny_lo.stl:data/meshes/dog_sacrum.stl",
                  "data/meshes/panda_link6.stl:data/meshes/panda_link6.stl",
@@ -68,25 +69,6 @@ def generated_torus(out: Path) -> Path:
         m.vertices = m.vertices + rng.normal(scale=0.003, size=m.vertices.shape)
         m.export(str(path))
     return path
-
-
-def coal_model(v, f):
-    import coal
-    m = coal.BVHModelOBBRSS()
-    m.beginModel(len(f), len(v))
-    m.addVertices(v)
-    m.addTriangles(f)
-    m.endModel()
-    return m
-
-
-def fcl_model(v, f):
-    import fcl
-    m = fcl.BVHModel()
-    m.beginModel(len(v), len(f))
-    m.addSubModel(v, f)
-    m.endModel()
-    return m
 
 
 def make_gap_poses(rng, n, va, fa, vb, fb, gap, dist):
@@ -218,9 +200,9 @@ def main(argv=None):
         va, fa = load_mesh(pa)
         vb, fb = load_mesh(pb)
         size = max(bounding(va)[2], bounding(vb)[2])
-        cga, cgb = coal_model(va, fa), coal_model(vb, fb)
-        fo = (fcl.CollisionObject(fcl_model(va, fa), fcl.Transform()),
-              fcl.CollisionObject(fcl_model(vb, fb), fcl.Transform()))
+        cga, cgb = coal_obbrss(va, fa), coal_obbrss(vb, fb)
+        fo = (fcl.CollisionObject(fcl_obbrss(va, fa), fcl.Transform()),
+              fcl.CollisionObject(fcl_obbrss(vb, fb), fcl.Transform()))
         I = coal.Transform3s()
 
         def dist(P):

@@ -356,7 +356,7 @@ fn stacked_plates_distance_equals_brute_force() {
             let (mut lo, mut hi) = (0.0, 0.1);
             for _ in 0..60 {
                 let m = 0.5 * (lo + hi);
-                if ta.distance(&tb, &pose(m)).distance.to_f64() < gap {
+                if ta.distance(&tb, pose(m)).distance.to_f64() < gap {
                     lo = m;
                 } else {
                     hi = m;
@@ -364,7 +364,7 @@ fn stacked_plates_distance_equals_brute_force() {
             }
             let pose = pose(hi);
             let (exact, _) = brute(ta.mesh(), tb.mesh(), &pose);
-            let d = ta.distance(&tb, &pose);
+            let d = ta.distance(&tb, pose);
             assert_eq!(
                 d.distance,
                 exact,
