@@ -187,9 +187,13 @@ def test_one_volume_type_per_world():
     w2.insert(clash.Shape.ball(1.0))
     assert w2.bv == "obb"
     w2.insert(obb)
-    w3 = clash.World(bv="kdop26")
-    with pytest.raises(ValueError, match="kdop26/f64 trees"):
+    w3 = clash.World(bv="aabb")
+    with pytest.raises(ValueError, match="aabb/f64 trees"):
         w3.insert(obb)
+    with pytest.raises(ValueError, match="of type aabb, obb or rss, not kdop26/f64 trees"):
+        clash.World(bv="kdop26")
+    with pytest.raises(ValueError, match="of type aabb, obb or rss, not kdop26/f64 trees"):
+        clash.World().insert(clash.Tree.build(icosahedron(), bv="kdop26"))
     with pytest.raises(ValueError, match="f64 trees only"):
         clash.World().insert(clash.Tree.build(icosahedron(), precision="f32"))
     with pytest.raises(ValueError, match="unknown bounding volume"):

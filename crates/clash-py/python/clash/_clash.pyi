@@ -103,7 +103,8 @@ _Selection = Union[None, str, Tuple[str, int]]
 class World:
     """Objects of mixed kinds (trees and shapes) with poses, filters and tags."""
 
-    def __init__(self, bv: Optional[str] = None) -> None: ...
+    def __init__(self, bv: Optional[str] = None) -> None:
+        """bv: "aabb", "obb" or "rss" (None: the first tree's type, "obb" for a shape)."""
     def insert(
         self,
         geometry: _Body,

@@ -1,9 +1,11 @@
-//! A `CollisionWorld<f64, B>` of any of the eight volume types, and the
-//! trees it accepts: those of its own volume type in `f64`.
+//! A `CollisionWorld<f64, B>` for AABB, OBB or RSS trees (the trees for
+//! rays, collision and distance), and the trees it accepts: those of its
+//! own volume type in `f64`. Each volume type instantiates the world's
+//! queries once more, so the package offers these three.
 
 use crate::error::{Error, Result};
 use crate::kind::{AnyTree, TreeKind};
-use clash::bv::{Aabb, Capsule, Kdop14, Kdop18, Kdop26, Obb, Rss, Sphere};
+use clash::bv::{Aabb, Obb, Rss};
 use clash::math::Isometry3;
 use clash::{CollisionWorld, Geometry, ObjectHandle, ObjectSettings, WorldError};
 use std::sync::Arc;
@@ -16,18 +18,13 @@ macro_rules! world_types {
             [Aabb, F64Aabb, Aabb<f64>]
             [Obb, F64Obb, Obb<f64>]
             [Rss, F64Rss, Rss<f64>]
-            [Sphere, F64Sphere, Sphere<f64>]
-            [Capsule, F64Capsule, Capsule<f64>]
-            [Kdop14, F64Kdop14, Kdop14<f64>]
-            [Kdop18, F64Kdop18, Kdop18<f64>]
-            [Kdop26, F64Kdop26, Kdop26<f64>]
         }
     };
 }
 
 macro_rules! define_any_world {
     (() $([$variant:ident, $tree:ident, $b:ty])*) => {
-        /// A world whose mesh trees are of one of the eight volume types.
+        /// A world whose mesh trees are AABB, OBB or RSS trees.
         pub enum AnyWorld {
             $(
                 #[doc = concat!("A `CollisionWorld<f64, ", stringify!($b), ">`.")]
@@ -49,7 +46,7 @@ macro_rules! define_any_world {
                     }
                 )*
                 Err(Error::Value(format!(
-                    "a World holds f64 trees only, not {} trees",
+                    "a World holds f64 trees only, of type aabb, obb or rss, not {} trees",
                     kind.name()
                 )))
             }
@@ -109,11 +106,6 @@ macro_rules! with_world {
             $crate::world::kinds::AnyWorld::Aabb($x) => $body,
             $crate::world::kinds::AnyWorld::Obb($x) => $body,
             $crate::world::kinds::AnyWorld::Rss($x) => $body,
-            $crate::world::kinds::AnyWorld::Sphere($x) => $body,
-            $crate::world::kinds::AnyWorld::Capsule($x) => $body,
-            $crate::world::kinds::AnyWorld::Kdop14($x) => $body,
-            $crate::world::kinds::AnyWorld::Kdop18($x) => $body,
-            $crate::world::kinds::AnyWorld::Kdop26($x) => $body,
         }
     };
 }

@@ -77,9 +77,10 @@ fn bits(v: i64, name: &str) -> Result<u32> {
 /// and tags, and pairs never checked; collision, first-collision and
 /// distance queries over them, and batches of configurations. ``f64`` only.
 ///
-/// ``World(bv=None)``: mesh trees in one world share one volume type, the
-/// ``bv`` given, else that of the first object inserted (``"obb"`` when it
-/// is a shape); inserting a tree of another type raises ``ValueError``.
+/// ``World(bv=None)``: mesh trees in one world share one volume type
+/// (``"aabb"``, ``"obb"`` or ``"rss"``), the ``bv`` given, else that of the
+/// first object inserted (``"obb"`` when it is a shape); inserting a tree
+/// of another type raises ``ValueError``.
 /// Handles are ints (slot and generation in one); a handle whose object
 /// was removed raises ``ValueError``.
 #[pyclass(module = "clash", frozen, subclass)]
@@ -146,9 +147,9 @@ fn no_such(h: i64) -> Error {
 #[pymethods]
 impl World {
     /// An empty world; ``bv`` fixes the volume type of its mesh trees
-    /// (``"aabb"``, ``"obb"``, ``"rss"``, ...), else the first object does.
+    /// (``"aabb"``, ``"obb"`` or ``"rss"``), else the first object does.
     ///
-    /// Raises ``ValueError`` for an unknown volume type.
+    /// Raises ``ValueError`` for another volume type.
     #[new]
     #[pyo3(signature = (bv=None))]
     fn py_new(bv: Option<&str>) -> PyResult<Self> {
@@ -198,7 +199,7 @@ impl World {
                     };
                     state.world = Some(AnyWorld::new(kind).map_err(|e| {
                         Error::Value(format!(
-                            "{}; build the tree with precision=\"f64\"",
+                            "{}; build the tree with bv=\"obb\", \"aabb\" or \"rss\" and precision=\"f64\"",
                             e.message()
                         ))
                     })?);
