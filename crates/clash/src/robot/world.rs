@@ -7,8 +7,8 @@ use super::{
     AllowedCollisionMatrix, CollisionGeometry, Configurations, JointError, Robot, RobotPoses,
 };
 use crate::world::{
-    CollisionFilter, CollisionWorld, Geometry, ObjectHandle, ObjectSettings, PairDistance,
-    WorldError, WorldQuery, WorldVolume,
+    CollisionFilter, CollisionWorld, Geometry, ObjectHandle, ObjectSettings, PairCollision,
+    PairDistance, Selection, WorldError, WorldQuery, WorldVolume,
 };
 use clash_bv::Obb;
 use clash_bvh::{BuildOptions, Bvh, TriMesh};
@@ -87,8 +87,8 @@ pub enum RobotWorldError {
 /// A robot and its obstacles in one [`CollisionWorld`]: each collision
 /// element is an object in [`ROBOT_GROUP`] whose tag is its element index,
 /// pairs inside a link, pairs of links the matrix allows and (by default)
-/// pairs of adjacent links are never checked, and obstacles ([`OBSTACLE_GROUP`]) are checked against the
-/// robot only.
+/// pairs of adjacent links are never checked, and obstacles
+/// ([`OBSTACLE_GROUP`]) are checked against the robot only.
 ///
 /// ```
 /// use clash::robot::{ConfigurationSampler, PackageMap, Robot, RobotWorld, RobotWorldOptions, Srdf};
@@ -217,10 +217,47 @@ impl<B: WorldVolume<f64>> RobotWorld<B> {
         &self.robot
     }
 
-    /// The world of robot elements and obstacles (for queries with any
-    /// [`WorldQuery`]).
-    pub fn world(&mut self) -> &mut CollisionWorld<f64, B> {
-        &mut self.world
+    /// The world of robot elements and obstacles, to read (queries with
+    /// any [`WorldQuery`] go through [`collide`](Self::collide),
+    /// [`first_collision`](Self::first_collision) and
+    /// [`distance`](Self::distance), which keep the robot's objects in place).
+    pub fn world(&self) -> &CollisionWorld<f64, B> {
+        &self.world
+    }
+
+    /// Every colliding pair `query` selects, with contacts, on the current
+    /// configuration (see [`CollisionWorld::collide`]).
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidQuery`], or an unknown handle in the selection.
+    pub fn collide(
+        &mut self,
+        query: &WorldQuery<f64>,
+    ) -> Result<Vec<PairCollision<f64>>, WorldError> {
+        self.world.collide(query)
+    }
+
+    /// The first colliding pair `query` selects, in handle order, on the
+    /// current configuration.
+    ///
+    /// # Errors
+    /// As [`collide`](Self::collide).
+    pub fn first_collision(
+        &mut self,
+        query: &WorldQuery<f64>,
+    ) -> Result<Option<(ObjectHandle, ObjectHandle)>, WorldError> {
+        self.world.first_collision(query)
+    }
+
+    /// The closest pair `query` selects on the current configuration.
+    ///
+    /// # Errors
+    /// As [`collide`](Self::collide).
+    pub fn distance(
+        &self,
+        query: &WorldQuery<f64>,
+    ) -> Result<Option<PairDistance<f64>>, WorldError> {
+        self.world.distance(query)
     }
 
     /// The handle of each collision element, indexed as
@@ -257,6 +294,42 @@ impl<B: WorldVolume<f64>> RobotWorld<B> {
         self.world.insert_with(geometry, pose, settings)
     }
 
+    /// Moves an obstacle.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidQuery`] for a robot element's handle; unknown or
+    /// stale handle; non-finite pose.
+    pub fn set_obstacle_pose(
+        &mut self,
+        handle: ObjectHandle,
+        pose: Isometry3<f64>,
+    ) -> Result<(), WorldError> {
+        self.check_obstacle(handle)?;
+        self.world.set_pose(handle, pose)
+    }
+
+    /// Removes an obstacle and gives back its geometry.
+    ///
+    /// # Errors
+    /// [`WorldError::InvalidQuery`] for a robot element's handle; unknown or
+    /// stale handle.
+    pub fn remove_obstacle(
+        &mut self,
+        handle: ObjectHandle,
+    ) -> Result<Geometry<f64, B>, WorldError> {
+        self.check_obstacle(handle)?;
+        self.world.remove(handle)
+    }
+
+    fn check_obstacle(&self, handle: ObjectHandle) -> Result<(), WorldError> {
+        if self.elements.contains(&handle) {
+            return Err(WorldError::InvalidQuery(
+                "the handle is a robot element's: the robot's kinematics place it",
+            ));
+        }
+        Ok(())
+    }
+
     /// Places the robot's elements for the joint vector `q` (limits are not
     /// checked: see [`Robot::check_limits`]).
     ///
@@ -277,8 +350,7 @@ impl<B: WorldVolume<f64>> RobotWorld<B> {
     /// # Errors
     /// Never for a world built by [`new`](Self::new); typed for safety.
     pub fn self_collision(&mut self) -> Result<Option<(ObjectHandle, ObjectHandle)>, WorldError> {
-        let query =
-            WorldQuery::default().with_selection(crate::Selection::WithinGroup(ROBOT_GROUP));
+        let query = WorldQuery::default().with_selection(Selection::WithinGroup(ROBOT_GROUP));
         self.world.first_collision(&query)
     }
 

@@ -170,7 +170,36 @@ fn self_collision_of_one_configuration_names_links() {
     // The same selection through the world's own query.
     let within =
         WorldQuery::default().with_selection(Selection::WithinGroup(clash::robot::ROBOT_GROUP));
-    assert_eq!(rw.world().first_collision(&within).unwrap(), None);
+    assert_eq!(rw.first_collision(&within).unwrap(), None);
+    assert!(rw.collide(&within).unwrap().is_empty());
+    let d = rw.distance(&within).unwrap().unwrap();
+    assert!(d.distance > 0.0);
+    // The robot's own objects are not obstacles.
+    let element = rw.element_handles()[0];
+    assert!(rw.remove_obstacle(element).is_err());
+    assert!(
+        rw.set_obstacle_pose(element, Isometry3::identity())
+            .is_err()
+    );
+    let ball = rw
+        .insert_obstacle(
+            Shape::Ball(Ball::new(0.1).unwrap()),
+            Isometry3::translation(0.0, 0.0, 2.0),
+        )
+        .unwrap();
+    rw.set_obstacle_pose(ball, Isometry3::translation(0.0, 0.0, 0.05))
+        .unwrap();
+    assert!(
+        rw.first_collision(&WorldQuery::default())
+            .unwrap()
+            .is_some()
+    );
+    rw.remove_obstacle(ball).unwrap();
+    assert!(
+        rw.first_collision(&WorldQuery::default())
+            .unwrap()
+            .is_none()
+    );
     assert!(rw.set_configuration(&[0.0; 3]).is_err());
     assert!(rw.set_configuration(&[f64::NAN; 8]).is_err());
 }
