@@ -99,6 +99,19 @@ pub struct Poses<T: Scalar> {
 /// input order, whatever the thread count).
 pub fn poses<T: Scalar>(a: &Array) -> Result<Poses<T>> {
     let layout = PoseLayout::of(&a.shape)?;
+    poses_named(a, layout, |i| format!("poses[{i}]"))
+}
+
+/// The poses of `a`, laid out as `layout` says whatever `a`'s shape (the
+/// caller checked it), each error naming the pose by `name(i)`.
+///
+/// # Errors
+/// [`Error::Value`] naming the first bad pose (in input order).
+pub fn poses_named<T: Scalar>(
+    a: &Array,
+    layout: PoseLayout,
+    name: impl Fn(usize) -> String,
+) -> Result<Poses<T>> {
     let read = |m: &[f64]| match layout {
         PoseLayout::Rows3 => {
             let m: [f64; 12] = std::array::from_fn(|i| m[i]);
@@ -119,7 +132,7 @@ pub fn poses<T: Scalar>(a: &Array) -> Result<Poses<T>> {
     let mut poses = Vec::with_capacity(read.len());
     let mut repaired = Vec::new();
     for (i, r) in read.into_iter().enumerate() {
-        let p = r.map_err(|e| Error::Value(format!("poses[{i}]: {e}")))?;
+        let p = r.map_err(|e| Error::Value(format!("{}: {e}", name(i))))?;
         if p.repaired {
             repaired.push(i);
         }

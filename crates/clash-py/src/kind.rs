@@ -41,18 +41,19 @@ macro_rules! tree_types {
     };
 
     (@define () list $([$variant:ident, $t:ty, $b:ty])*) => {
-        /// A tree of any of the sixteen types.
+        /// A tree of any of the sixteen types, shared (a `clash.World` holds
+        /// the same tree as the `clash.Tree` it was given).
         pub enum AnyTree {
             $(
                 #[doc = concat!("A `Bvh<", stringify!($t), ", ", stringify!($b), ">`.")]
-                $variant(Bvh<$t, $b>),
+                $variant(::std::sync::Arc<Bvh<$t, $b>>),
             )*
         }
 
         $(
             impl From<Bvh<$t, $b>> for AnyTree {
                 fn from(tree: Bvh<$t, $b>) -> Self {
-                    Self::$variant(tree)
+                    Self::$variant(::std::sync::Arc::new(tree))
                 }
             }
         )*
@@ -77,14 +78,20 @@ macro_rules! tree_types {
 
     (@tree ($tree:expr, $x:ident, $body:expr) list $([$variant:ident, $t:ty, $b:ty])*) => {
         match $tree {
-            $($crate::kind::AnyTree::$variant($x) => $body,)*
+            $($crate::kind::AnyTree::$variant(shared) => {
+                let $x: &::clash::bvh::Bvh<$t, $b> = shared;
+                $body
+            })*
         }
     };
 
     (@pair ($a:expr, $b:expr, $x:ident, $y:ident, $body:expr, $mismatch:expr)
      list $([$variant:ident, $t:ty, $b_ty:ty])*) => {
         match ($a, $b) {
-            $(($crate::kind::AnyTree::$variant($x), $crate::kind::AnyTree::$variant($y)) => $body,)*
+            $(($crate::kind::AnyTree::$variant(first), $crate::kind::AnyTree::$variant(second)) => {
+                let ($x, $y): (&::clash::bvh::Bvh<$t, $b_ty>, &::clash::bvh::Bvh<$t, $b_ty>) = (first, second);
+                $body
+            })*
             _ => $mismatch,
         }
     };
@@ -116,6 +123,52 @@ macro_rules! with_tree_pair {
     ($a:expr, $b:expr, ($x:ident, $y:ident) => $body:expr, _ => $mismatch:expr) => {
         $crate::tree_types!(@pair ($a, $b, $x, $y, $body, $mismatch))
     };
+}
+
+/// `$body` with `$x` bound to the tree inside `$tree` (an `&AnyTree`) when
+/// it is an `f64` tree (of any volume type), else `$other`: the queries with
+/// convex shapes and the world, which are `f64` only.
+#[macro_export]
+macro_rules! with_f64_tree {
+    ($tree:expr, $x:ident => $body:expr, _ => $other:expr) => {{
+        use ::clash::bv::*;
+        use $crate::kind::AnyTree as K;
+        match $tree {
+            K::F64Aabb(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Aabb<f64>> = t;
+                $body
+            }
+            K::F64Obb(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Obb<f64>> = t;
+                $body
+            }
+            K::F64Rss(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Rss<f64>> = t;
+                $body
+            }
+            K::F64Sphere(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Sphere<f64>> = t;
+                $body
+            }
+            K::F64Capsule(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Capsule<f64>> = t;
+                $body
+            }
+            K::F64Kdop14(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Kdop14<f64>> = t;
+                $body
+            }
+            K::F64Kdop18(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Kdop18<f64>> = t;
+                $body
+            }
+            K::F64Kdop26(t) => {
+                let $x: &::clash::bvh::Bvh<f64, Kdop26<f64>> = t;
+                $body
+            }
+            _ => $other,
+        }
+    }};
 }
 
 /// A scalar type and a volume type, named as Python names them:

@@ -6,6 +6,7 @@
 //! API's, whatever the thread count.
 
 use crate::arrays::{self, rows, vector};
+use crate::convex::{self, Body};
 use crate::error::{Error, Result, catch_panic};
 use crate::input::{self, Array};
 use crate::kind::AnyTree;
@@ -56,6 +57,8 @@ enum Collisions {
     Any(Vec<bool>),
     Count(Vec<i64>),
     Pairs(Vec<Vec<[u32; 2]>>),
+    /// Feature pairs with a shape (-1) on one side or both.
+    Features(Vec<Vec<[i64; 2]>>),
 }
 
 /// The pose batch's note (repaired rotations), as a Python `UserWarning`.
@@ -69,7 +72,7 @@ pub(crate) fn warn(py: Python<'_>, note: Option<String>) -> PyResult<()> {
 
 /// Runs `f` without the GIL on the pool `threads` names, a panic becoming
 /// a `RuntimeError`.
-fn batch<R: Send>(
+pub(crate) fn batch<R: Send>(
     py: Python<'_>,
     threads: Option<usize>,
     f: impl FnOnce() -> Result<R> + Send,
@@ -118,39 +121,53 @@ fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     Ok((answers, p.note))
 }
 
-/// Collision of mesh ``b`` placed by each pose against mesh ``a``.
+/// Collision of ``b`` placed by each pose against ``a``.
 ///
-/// ``a`` and ``b`` are ``Tree``s of the same volume type and precision.
-/// ``poses`` is an ``(N, 4, 4)`` or ``(N, 3, 4)`` array: pose ``i`` maps a
-/// point of ``b`` into ``a``'s frame, ``x_a = R x_b + t``, and the matrix is
-/// used exactly as given (rotations orthonormal only to about 1e-5 are
-/// replaced by the nearest rotation, with a ``UserWarning``). Triangles that
-/// touch count as intersecting.
+/// ``a`` and ``b`` are each a ``Tree`` or a ``Shape``; two trees must be of
+/// the same volume type and precision, a tree met with a shape must be
+/// ``f64``. ``poses`` is an ``(N, 4, 4)`` or ``(N, 3, 4)`` array: pose ``i``
+/// maps a point of ``b`` into ``a``'s frame, ``x_a = R x_b + t``, and the
+/// matrix is used exactly as given (rotations orthonormal only to about
+/// 1e-5 are replaced by the nearest rotation, with a ``UserWarning``).
+/// Touching counts as intersecting.
 ///
 /// ``mode="any"`` returns an ``(N,)`` bool array (stops at the first
-/// contact), ``"count"`` an ``(N,)`` int64 array of intersecting triangle
-/// pairs, ``"pairs"`` a list of ``(k, 2)`` int64 arrays ``[triangle of a,
-/// triangle of b]``. Runs without the GIL on ``threads`` threads (``None``:
-/// every core); the answers do not depend on it.
+/// contact), ``"count"`` an ``(N,)`` int64 array of intersecting feature
+/// pairs, ``"pairs"`` a list of ``(k, 2)`` int64 arrays ``[feature of a,
+/// feature of b]``: a mesh's features are its triangles, a shape is one
+/// feature numbered -1. Runs without the GIL on ``threads`` threads
+/// (``None``: every core); the answers do not depend on it.
 #[pyfunction]
 #[pyo3(signature = (a, b, poses, mode="any", threads=None))]
 pub fn collide<'py>(
     py: Python<'py>,
-    a: &Bound<'py, Tree>,
-    b: &Bound<'py, Tree>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
     mode: &str,
     threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mode = CollideMode::parse(mode)?;
     let threads = pool::threads_arg(threads)?;
+    let (a, b) = (Body::extract(a, "a")?, Body::extract(b, "b")?);
     let poses = arrays::read_f64(poses, "poses")?;
-    let (a, b) = (&*a.get().tree, &*b.get().tree);
-    let (answers, note) = batch(
-        py,
-        threads,
-        || with_tree_pair!(a, b, (x, y) => collide_as(x, y, &poses, mode), _ => Err(mismatch(a, b))),
-    )?;
+    let (answers, note) = batch(py, threads, || match (&a, &b) {
+        (Body::Tree(a), Body::Tree(b)) => {
+            let (a, b) = (&**a, &**b);
+            with_tree_pair!(a, b, (x, y) => collide_as(x, y, &poses, mode), _ => Err(mismatch(a, b)))
+        }
+        _ => {
+            let (pairs, note) = convex::collide(&a, &b, &poses, mode)?;
+            let answers = match mode {
+                CollideMode::Any => Collisions::Any(pairs.iter().map(|p| !p.is_empty()).collect()),
+                CollideMode::Count => {
+                    Collisions::Count(pairs.iter().map(|p| p.len() as i64).collect())
+                }
+                CollideMode::Pairs => Collisions::Features(pairs),
+            };
+            Ok((answers, note))
+        }
+    })?;
     warn(py, note)?;
     Ok(match answers {
         Collisions::Any(v) => vector(py, v).into_any(),
@@ -159,6 +176,13 @@ pub fn collide<'py>(
             let list = PyList::empty(py);
             for pairs in v {
                 let pairs: Vec<[i64; 2]> = pairs.into_iter().map(|p| p.map(i64::from)).collect();
+                list.append(rows(py, pairs))?;
+            }
+            list.into_any()
+        }
+        Collisions::Features(v) => {
+            let list = PyList::empty(py);
+            for pairs in v {
                 list.append(rows(py, pairs))?;
             }
             list.into_any()
@@ -197,21 +221,21 @@ fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     Ok((out, p.note))
 }
 
-/// Distance between mesh ``a`` and mesh ``b`` placed by each pose (poses as
-/// for ``collide``; trees of one type, RSS trees built with ``split="sah"``
-/// prune best).
+/// Distance between ``a`` and ``b`` placed by each pose (each a ``Tree`` or
+/// a ``Shape``; poses as for ``collide``; RSS trees built with
+/// ``split="sah"`` prune best).
 ///
 /// Returns ``(distance, point_a, point_b, triangles)``: ``(N,)`` float64
-/// distances (0 when the meshes touch or intersect), ``(N, 3)`` closest
-/// points on ``a`` and on ``b``, both in ``a``'s frame, and ``(N, 2)`` int64
-/// triangle indices ``[in a, in b]``.
+/// distances (0 when they touch or intersect), ``(N, 3)`` closest points on
+/// ``a`` and on ``b``, both in ``a``'s frame, and ``(N, 2)`` int64 triangle
+/// indices ``[in a, in b]`` (-1 for a shape).
 #[pyfunction]
 #[pyo3(signature = (a, b, poses, threads=None))]
 #[allow(clippy::type_complexity)]
 pub fn distance<'py>(
     py: Python<'py>,
-    a: &Bound<'py, Tree>,
-    b: &Bound<'py, Tree>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
     threads: Option<i64>,
 ) -> PyResult<(
@@ -221,19 +245,91 @@ pub fn distance<'py>(
     Bound<'py, PyAny>,
 )> {
     let threads = pool::threads_arg(threads)?;
+    let (a, b) = (Body::extract(a, "a")?, Body::extract(b, "b")?);
     let poses = arrays::read_f64(poses, "poses")?;
-    let (a, b) = (&*a.get().tree, &*b.get().tree);
-    let ((d, pa, pb, tri), note) = batch(
-        py,
-        threads,
-        || with_tree_pair!(a, b, (x, y) => distance_as(x, y, &poses), _ => Err(mismatch(a, b))),
-    )?;
+    let ((d, pa, pb, tri), note) = batch(py, threads, || match (&a, &b) {
+        (Body::Tree(a), Body::Tree(b)) => {
+            let (a, b) = (&**a, &**b);
+            with_tree_pair!(a, b, (x, y) => distance_as(x, y, &poses), _ => Err(mismatch(a, b)))
+        }
+        _ => {
+            let (found, note) = convex::distance(&a, &b, &poses)?;
+            let mut out: Distances = Default::default();
+            for (i, (d, pa, pb, t)) in found.into_iter().enumerate() {
+                if !d.is_finite() {
+                    return Err(Error::Value(format!(
+                        "poses[{i}]: the distance is not finite"
+                    )));
+                }
+                out.0.push(d);
+                out.1.push(pa);
+                out.2.push(pb);
+                out.3.push(t);
+            }
+            Ok((out, note))
+        }
+    })?;
     warn(py, note)?;
     Ok((
         vector(py, d).into_any(),
         rows(py, pa).into_any(),
         rows(py, pb).into_any(),
         rows(py, tri).into_any(),
+    ))
+}
+
+/// The signed distance between ``a`` and ``b`` placed by each pose, with
+/// the contact normal and a witness point on each: at least one of them a
+/// ``Shape`` (the other a ``Shape`` or an ``f64`` ``Tree``; poses as for
+/// ``collide``).
+///
+/// Two shapes: minus the penetration depth when they overlap (moving ``b``
+/// by ``-distance * normal`` makes them touch), 0 when they touch, the
+/// distance when apart. A mesh is a surface, not a solid: its answer is the
+/// deepest contact of one of its triangles with the shape (the smallest
+/// triangle among equally deep ones), or the distance when none meets it.
+///
+/// Returns ``(distance, normal, point_a, point_b, triangles)``: ``(N,)``
+/// float64 signed distances, ``(N, 3)`` unit normals from ``a`` to ``b``,
+/// ``(N, 3)`` points on ``a`` and on ``b`` (``a``'s frame), ``(N, 2)``
+/// int64 triangles ``[of a, of b]`` (-1 for a shape). Raises ``ValueError``
+/// for two trees.
+#[pyfunction]
+#[pyo3(signature = (a, b, poses, threads=None))]
+#[allow(clippy::type_complexity)]
+pub fn contact<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    poses: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<(
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+)> {
+    let threads = pool::threads_arg(threads)?;
+    let (a, b) = (Body::extract(a, "a")?, Body::extract(b, "b")?);
+    let poses = arrays::read_f64(poses, "poses")?;
+    let (found, note) = batch(py, threads, || convex::contact(&a, &b, &poses))?;
+    warn(py, note)?;
+    let mut d = Vec::with_capacity(found.len());
+    let (mut n, mut pa, mut pb, mut t) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for row in found {
+        d.push(row.0);
+        n.push(row.1);
+        pa.push(row.2);
+        pb.push(row.3);
+        t.push(row.4);
+    }
+    Ok((
+        vector(py, d).into_any(),
+        rows(py, n).into_any(),
+        rows(py, pa).into_any(),
+        rows(py, pb).into_any(),
+        rows(py, t).into_any(),
     ))
 }
 

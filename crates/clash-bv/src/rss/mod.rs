@@ -195,6 +195,12 @@ impl<T: Scalar> BoundingVolume<T> for Rss<T> {
             + self.radius
     }
 
+    /// The rectangle's normal, across which the half-width is the radius.
+    #[inline]
+    fn thin_axis(&self) -> Option<(Vector3<T>, T)> {
+        Some((self.axes.column(2).into_owned(), self.radius))
+    }
+
     fn center(&self) -> Point3<T> {
         self.center
     }

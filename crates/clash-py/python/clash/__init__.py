@@ -32,16 +32,27 @@ from typing import Any, List, NamedTuple, Optional, Union
 import numpy as np
 
 from . import _clash
-from ._clash import Mesh, Tree, __version__
+from ._clash import Mesh, Robot, Shape, Tree, __version__
+from ._clash import RobotWorld as _RobotWorld
+from ._clash import World as _World
 
 __all__ = [
+    "BatchDistances",
     "ClosestPoints",
+    "Collision",
+    "Contacts",
     "Distances",
     "Mesh",
+    "PairDistance",
     "RayHits",
+    "Robot",
+    "RobotWorld",
+    "Shape",
     "Tree",
+    "World",
     "closest_points",
     "collide",
+    "contact",
     "distance",
     "raycast",
     "signed_distance",
@@ -59,6 +70,70 @@ class Distances(NamedTuple):
     """``(N, 3)`` float64: the closest point on mesh ``b``, in ``a``'s frame."""
     triangles: np.ndarray
     """``(N, 2)`` int64: the triangles of the two points, ``[in a, in b]``."""
+
+
+class Contacts(NamedTuple):
+    """Answers of ``contact``, one row per pose."""
+
+    distance: np.ndarray
+    """``(N,)`` float64: signed distance, minus the penetration depth when overlapping."""
+    normal: np.ndarray
+    """``(N, 3)`` float64: unit normal from ``a`` to ``b``, in ``a``'s frame."""
+    point_a: np.ndarray
+    """``(N, 3)`` float64: the witness point on ``a``, in ``a``'s frame."""
+    point_b: np.ndarray
+    """``(N, 3)`` float64: the witness point on ``b``, in ``a``'s frame."""
+    triangles: np.ndarray
+    """``(N, 2)`` int64: the triangles of the points, ``[of a, of b]`` (-1 for a shape)."""
+
+
+class Collision(NamedTuple):
+    """A colliding pair of ``World.collide``, with one row per contact."""
+
+    a: int
+    """The handle of the first object (the smaller handle)."""
+    b: int
+    """The handle of the second object."""
+    distance: np.ndarray
+    """``(k,)`` float64: signed distance of each contact (minus the depth)."""
+    normal: np.ndarray
+    """``(k, 3)`` float64: unit normals from ``a`` to ``b`` (world frame)."""
+    point_a: np.ndarray
+    """``(k, 3)`` float64: witness points on ``a``."""
+    point_b: np.ndarray
+    """``(k, 3)`` float64: witness points on ``b``."""
+    triangles: np.ndarray
+    """``(k, 2)`` int64: triangles of the contacts (-1 for a shape)."""
+
+
+class PairDistance(NamedTuple):
+    """The closest pair of ``World.distance``."""
+
+    a: int
+    b: int
+    distance: float
+    point_a: np.ndarray
+    """``(3,)`` float64: the closest point on ``a`` (world frame)."""
+    point_b: np.ndarray
+    """``(3,)`` float64: the closest point on ``b`` (world frame)."""
+    triangles: np.ndarray
+    """``(2,)`` int64: their triangles (-1 for a shape)."""
+
+
+class BatchDistances(NamedTuple):
+    """Answers of ``World.batch_distance`` and ``RobotWorld.batch_distance``,
+    one row per configuration."""
+
+    distance: np.ndarray
+    """``(C,)`` float64: the minimum distance (``inf`` when no pair is within ``max_distance``)."""
+    pairs: np.ndarray
+    """``(C, 2)`` int64: the closest pair (handles, or body indices for a robot; -1 for none)."""
+    point_a: np.ndarray
+    """``(C, 3)`` float64: the closest point on the first object (zeros for none)."""
+    point_b: np.ndarray
+    """``(C, 3)`` float64: the closest point on the second object (zeros for none)."""
+    triangles: np.ndarray
+    """``(C, 2)`` int64: their triangles (-1 for a shape or none)."""
 
 
 class RayHits(NamedTuple):
@@ -91,9 +166,13 @@ ArrayLike = Any
 """Anything ``numpy.asarray`` reads as an array of the right shape."""
 
 
+Body = Union[Tree, Shape]
+"""What the pairwise queries take on either side."""
+
+
 def collide(
-    a: Tree,
-    b: Tree,
+    a: Body,
+    b: Body,
     poses: ArrayLike,
     mode: str = "any",
     *,
@@ -102,8 +181,12 @@ def collide(
     return _clash.collide(a, b, poses, mode, threads)
 
 
-def distance(a: Tree, b: Tree, poses: ArrayLike, *, threads: Optional[int] = None) -> Distances:
+def distance(a: Body, b: Body, poses: ArrayLike, *, threads: Optional[int] = None) -> Distances:
     return Distances(*_clash.distance(a, b, poses, threads))
+
+
+def contact(a: Body, b: Body, poses: ArrayLike, *, threads: Optional[int] = None) -> Contacts:
+    return Contacts(*_clash.contact(a, b, poses, threads))
 
 
 def raycast(
@@ -129,6 +212,47 @@ def signed_distance(tree: Tree, points: ArrayLike, *, threads: Optional[int] = N
 
 # One text per query: the native function's docstring (the Rust doc comment),
 # with the fields of the named tuple it now returns.
-for _f in (collide, distance, raycast, closest_points, signed_distance):
+for _f in (collide, distance, contact, raycast, closest_points, signed_distance):
     _f.__doc__ = getattr(_clash, _f.__name__).__doc__
 del _f
+
+
+class World(_World):
+    __doc__ = _World.__doc__
+
+    def collide(self, *, margin: float = 0.0, max_contacts: int = 1,
+                selection: Any = None) -> List[Collision]:
+        return [Collision(*c) for c in super().collide(
+            margin=margin, max_contacts=max_contacts, selection=selection)]
+
+    def distance(self, *, max_distance: float = float("inf"), stop_below: float = 0.0,
+                 selection: Any = None) -> Optional[PairDistance]:
+        d = super().distance(max_distance=max_distance, stop_below=stop_below,
+                             selection=selection)
+        if d is None:
+            return None
+        a, b, dist, pa, pb, tri = d
+        return PairDistance(a, b, dist, np.array(pa), np.array(pb), np.array(tri, dtype=np.int64))
+
+    def batch_distance(self, poses: ArrayLike, *, max_distance: float = float("inf"),
+                       stop_below: float = 0.0, selection: Any = None,
+                       threads: Optional[int] = None) -> BatchDistances:
+        return BatchDistances(*super().batch_distance(
+            poses, max_distance=max_distance, stop_below=stop_below, selection=selection,
+            threads=threads))
+
+
+class RobotWorld(_RobotWorld):
+    __doc__ = _RobotWorld.__doc__
+
+    def batch_distance(self, q: ArrayLike, *, max_distance: float = float("inf"),
+                       stop_below: float = 0.0, threads: Optional[int] = None) -> BatchDistances:
+        return BatchDistances(*super().batch_distance(
+            q, max_distance=max_distance, stop_below=stop_below, threads=threads))
+
+
+for _cls, _names in ((World, ("collide", "distance", "batch_distance")),
+                     (RobotWorld, ("batch_distance",))):
+    for _n in _names:
+        getattr(_cls, _n).__doc__ = getattr(_cls.__mro__[1], _n).__doc__
+del _cls, _names, _n

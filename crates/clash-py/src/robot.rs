@@ -1,0 +1,451 @@
+//! `clash.Robot` (a URDF model: links, joints, forward kinematics) and
+//! `clash.RobotWorld` (its collision elements and obstacles in one world;
+//! batches of joint vectors without the GIL).
+
+use crate::arrays;
+use crate::convex::Body;
+use crate::error::{Error, Result, catch_panic};
+use crate::kind::AnyTree;
+use crate::pool;
+use crate::queries::warn;
+use crate::world::answers::{DistanceArrays, distances, pairs};
+use crate::world::pose;
+use clash::math::Isometry3;
+use clash::robot::{
+    Configurations, PackageMap, Robot as RustRobot, RobotError, RobotErrorKind,
+    RobotWorld as RustRobotWorld, RobotWorldOptions, Srdf,
+};
+use clash::{Geometry, ObjectHandle, WorldQuery};
+use numpy::IntoPyArray;
+use numpy::PyArray3;
+use numpy::ndarray::Array3;
+use pyo3::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+/// A robot file error: `OSError` when the file could not be read,
+/// `ValueError` naming the file, line and element otherwise.
+fn robot_error(e: &RobotError) -> Error {
+    match e.kind() {
+        RobotErrorKind::Io(io) => Error::Os {
+            kind: io.kind(),
+            errno: io.raw_os_error(),
+            message: e.to_string(),
+        },
+        _ => Error::Value(e.to_string()),
+    }
+}
+
+/// Joint vectors from a `(C, dof)` array.
+///
+/// # Errors
+/// [`Error::Value`] for another shape (non-finite values are the world's
+/// to refuse, with its message).
+fn configurations(a: &crate::input::Array, dof: usize) -> Result<Configurations> {
+    match a.shape.as_slice() {
+        [_, d] if *d == dof => {}
+        other => {
+            return Err(Error::Value(format!(
+                "q must have shape (C, {dof}) for a robot of {dof} degrees of freedom, not {}",
+                crate::input::shape_text(other)
+            )));
+        }
+    }
+    let mut c = Configurations::new(dof);
+    for i in 0..a.rows() {
+        c.push(&a.data[i * dof..(i + 1) * dof]);
+    }
+    Ok(c)
+}
+
+/// A robot model loaded from a URDF: links, joints and collision
+/// geometry (boxes, spheres, cylinders, capsules, meshes), immutable.
+///
+/// A joint vector holds the positions of the movable joints that are not
+/// mimics (revolute, continuous, prismatic) in the URDF's order
+/// (``joint_names``); mimic joints follow their leaders.
+#[pyclass(module = "clash", frozen)]
+pub struct Robot {
+    pub(crate) robot: Arc<RustRobot>,
+}
+
+#[pymethods]
+impl Robot {
+    /// Loads a URDF file. ``packages`` maps ``package://`` prefixes to
+    /// folders (``{"my_robot_description": "/path/to/it"}``); other mesh
+    /// paths resolve against the URDF's folder.
+    ///
+    /// Raises ``OSError`` when the URDF cannot be read, ``ValueError``
+    /// naming the file, line and element for anything wrong in it
+    /// (including meshes that cannot be found or read).
+    #[staticmethod]
+    #[pyo3(signature = (urdf, packages=None))]
+    fn load(
+        py: Python<'_>,
+        urdf: PathBuf,
+        packages: Option<HashMap<String, PathBuf>>,
+    ) -> PyResult<Self> {
+        let mut map = PackageMap::new();
+        for (k, v) in packages.unwrap_or_default() {
+            map.insert(k, v);
+        }
+        let robot = py.detach(|| {
+            catch_panic(|| RustRobot::from_urdf_file(&urdf, &map).map_err(|e| robot_error(&e)))
+        })?;
+        Ok(Self {
+            robot: Arc::new(robot),
+        })
+    }
+
+    /// The URDF's robot name.
+    #[getter]
+    fn name(&self) -> &str {
+        self.robot.name()
+    }
+
+    /// The length of a joint vector.
+    #[getter]
+    fn dof(&self) -> usize {
+        self.robot.dof()
+    }
+
+    /// The links' names, in the URDF's order (link indices index it).
+    #[getter]
+    fn link_names(&self) -> Vec<String> {
+        self.robot.links().iter().map(|l| l.name.clone()).collect()
+    }
+
+    /// The names of the joints of a joint vector, in order.
+    #[getter]
+    fn joint_names(&self) -> Vec<String> {
+        let joints = self.robot.joints();
+        self.robot
+            .dof_joints()
+            .iter()
+            .map(|&j| joints[j].name.clone())
+            .collect()
+    }
+
+    /// The limits of each entry of a joint vector, a ``(dof, 2)`` float64
+    /// array ``[lower, upper]`` (``-inf, inf`` for continuous joints).
+    #[getter]
+    fn limits<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray2<f64>> {
+        let joints = self.robot.joints();
+        let l: Vec<[f64; 2]> = self
+            .robot
+            .dof_joints()
+            .iter()
+            .map(|&j| {
+                joints[j]
+                    .limits
+                    .map_or([f64::NEG_INFINITY, f64::INFINITY], |l| [l.lower, l.upper])
+            })
+            .collect();
+        arrays::rows(py, l)
+    }
+
+    /// Every link's pose for the joint vector ``q`` (limits not checked):
+    /// an ``(L, 4, 4)`` float64 array, in ``link_names`` order.
+    ///
+    /// Raises ``ValueError`` for a vector of the wrong length or a
+    /// non-finite value.
+    fn forward_kinematics<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        let q = arrays::read_f64(q, "q")?;
+        if q.shape.len() != 1 {
+            return Err(Error::Value(format!(
+                "q must have shape ({},), not {}",
+                self.robot.dof(),
+                crate::input::shape_text(&q.shape)
+            ))
+            .into());
+        }
+        let poses = self
+            .robot
+            .poses(&q.data)
+            .map_err(|e| Error::Value(e.to_string()))?;
+        let links = poses.links();
+        let mut data = Vec::with_capacity(links.len() * 16);
+        for p in links {
+            data.extend(pose::matrix(p).iter().flatten());
+        }
+        let arr = Array3::from_shape_vec((links.len(), 4, 4), data)
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        Ok(arr.into_pyarray(py))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "clash.Robot({:?}, {} links, dof={})",
+            self.robot.name(),
+            self.robot.links().len(),
+            self.robot.dof()
+        )
+    }
+}
+
+/// A robot and its obstacles in one world (OBB trees for meshes): pairs
+/// within a link, pairs the SRDF's ``<disable_collisions>`` lists and (by
+/// default) pairs of adjacent links are never checked; obstacles are
+/// checked against the robot only.
+///
+/// Answers name bodies by index: a link by its index in
+/// ``robot.link_names``, obstacle ``k`` (in insertion order) by
+/// ``len(robot.link_names) + k``; ``-1`` where there is no pair.
+#[pyclass(module = "clash", frozen, subclass)]
+pub struct RobotWorld {
+    world: RwLock<Inner>,
+    robot: Arc<RustRobot>,
+}
+
+struct Inner {
+    world: RustRobotWorld,
+    obstacles: Vec<ObjectHandle>,
+}
+
+impl Inner {
+    /// The body index of an object: its link, or the links' count plus the
+    /// obstacle's number.
+    fn body(&self, h: ObjectHandle) -> i64 {
+        match self.world.link_of(h) {
+            Some(l) => l as i64,
+            None => {
+                let k = self.obstacles.iter().position(|&o| o == h).unwrap_or(0);
+                (self.world.robot().links().len() + k) as i64
+            }
+        }
+    }
+}
+
+impl RobotWorld {
+    /// Runs `f` on the world without the GIL, on the pool `threads` names.
+    fn with<R: Send>(
+        &self,
+        py: Python<'_>,
+        threads: Option<usize>,
+        f: impl FnOnce(&Inner) -> Result<R> + Send,
+    ) -> PyResult<R> {
+        Ok(py.detach(|| {
+            catch_panic(|| {
+                let inner = self.world.read().unwrap_or_else(|e| e.into_inner());
+                pool::run(threads, || f(&inner))?
+            })
+        })?)
+    }
+
+    /// A query's joint vectors, checked for shape.
+    fn configs(&self, q: &Bound<'_, PyAny>) -> PyResult<Configurations> {
+        let a = arrays::read_f64(q, "q")?;
+        Ok(configurations(&a, self.robot.dof())?)
+    }
+}
+
+#[pymethods]
+impl RobotWorld {
+    /// The collision elements of ``robot`` as objects, with the pairs of
+    /// the SRDF file ``srdf`` (if given) never checked.
+    /// ``meshes_as_convex_hulls`` uses each mesh's convex hull (faster,
+    /// larger where the mesh is concave); ``allow_adjacent_links`` never
+    /// checks links joined by a joint.
+    ///
+    /// Raises ``OSError`` when the SRDF cannot be read, ``ValueError`` for
+    /// anything wrong in it (unknown link names, ...) or a collision
+    /// element that cannot be made.
+    #[new]
+    #[pyo3(signature = (robot, srdf=None, *, meshes_as_convex_hulls=false, allow_adjacent_links=true))]
+    fn py_new(
+        py: Python<'_>,
+        robot: &Bound<'_, Robot>,
+        srdf: Option<PathBuf>,
+        meshes_as_convex_hulls: bool,
+        allow_adjacent_links: bool,
+    ) -> PyResult<Self> {
+        let robot = robot.get().robot.clone();
+        let options = RobotWorldOptions {
+            meshes_as_convex_hulls,
+            allow_adjacent_links,
+            ..RobotWorldOptions::default()
+        };
+        let world = py.detach(|| {
+            catch_panic(|| {
+                let acm = match &srdf {
+                    Some(path) => Some(
+                        Srdf::from_file(path, &robot)
+                            .map_err(|e| robot_error(&e))?
+                            .allowed_collisions(),
+                    ),
+                    None => None,
+                };
+                RustRobotWorld::new(&robot, acm.as_ref(), &options)
+                    .map_err(|e| Error::Value(e.to_string()))
+            })
+        })?;
+        Ok(Self {
+            world: RwLock::new(Inner {
+                world,
+                obstacles: Vec::new(),
+            }),
+            robot,
+        })
+    }
+
+    /// The robot.
+    #[getter]
+    fn robot(&self) -> Robot {
+        Robot {
+            robot: self.robot.clone(),
+        }
+    }
+
+    /// The length of a joint vector.
+    #[getter]
+    fn dof(&self) -> usize {
+        self.robot.dof()
+    }
+
+    /// The links' names (body indices below their count are links).
+    #[getter]
+    fn link_names(&self) -> Vec<String> {
+        self.robot.links().iter().map(|l| l.name.clone()).collect()
+    }
+
+    /// The number of obstacles.
+    #[getter]
+    fn num_obstacles(&self) -> usize {
+        self.world
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .obstacles
+            .len()
+    }
+
+    /// Adds an obstacle, a ``Shape`` or an ``f64`` OBB ``Tree``, at ``pose``
+    /// (a ``(4, 4)`` or ``(3, 4)`` matrix in the robot's base frame, the
+    /// identity by default); returns its body index.
+    ///
+    /// Raises ``ValueError`` for another kind of tree or a bad pose.
+    #[pyo3(signature = (geometry, pose=None))]
+    fn insert_obstacle(
+        &self,
+        py: Python<'_>,
+        geometry: &Bound<'_, PyAny>,
+        pose: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<i64> {
+        let geometry: Geometry<f64, clash::bv::Obb<f64>> =
+            match Body::extract(geometry, "geometry")? {
+                Body::Shape(s) => Geometry::Convex(s),
+                Body::Tree(t) => match &*t {
+                    AnyTree::F64Obb(tree) => Geometry::Mesh(tree.clone()),
+                    other => {
+                        return Err(Error::Value(format!(
+                            "a RobotWorld holds obb/f64 trees, but this tree is of type {}; \
+                             build it with bv=\"obb\", precision=\"f64\"",
+                            other.kind().name()
+                        ))
+                        .into());
+                    }
+                },
+            };
+        let (pose, note) = match pose {
+            Some(p) => pose::single(&arrays::read_f64(p, "pose")?, "pose")?,
+            None => (Isometry3::identity(), None),
+        };
+        let index = py.detach(|| {
+            catch_panic(|| {
+                let mut inner = self.world.write().unwrap_or_else(|e| e.into_inner());
+                let h = inner
+                    .world
+                    .insert_obstacle(geometry, pose)
+                    .map_err(|e| Error::Value(e.to_string()))?;
+                inner.obstacles.push(h);
+                Ok(inner.body(h))
+            })
+        })?;
+        warn(py, note)?;
+        Ok(index)
+    }
+
+    /// For each joint vector of ``q`` (a ``(C, dof)`` array), the first
+    /// colliding pair not allowed to collide (robot with itself or with an
+    /// obstacle, closer than ``margin``): a ``(C, 2)`` int64 array of body
+    /// indices, ``[-1, -1]`` where nothing collides. Runs in parallel
+    /// without the GIL on ``threads`` threads, in input order.
+    ///
+    /// Raises ``ValueError`` for a wrong shape, a non-finite value or a
+    /// negative margin.
+    #[pyo3(signature = (q, *, margin=0.0, threads=None))]
+    fn batch_first_collision<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        margin: f64,
+        threads: Option<i64>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
+        let threads = pool::threads_arg(threads)?;
+        let configs = self.configs(q)?;
+        let query = WorldQuery {
+            margin,
+            ..WorldQuery::default()
+        };
+        let found = self.with(py, threads, |inner| {
+            let found = inner
+                .world
+                .batch_first_collision(&configs, &query)
+                .map_err(|e| Error::Value(e.to_string()))?;
+            Ok(pairs(&found, |h| inner.body(h)))
+        })?;
+        Ok(arrays::rows(py, found))
+    }
+
+    /// For each joint vector of ``q``, the closest pair not allowed to
+    /// collide: ``(distance, pairs, point_a, point_b, triangles)``, arrays
+    /// of ``C`` rows (body indices in ``pairs``; ``inf`` and ``[-1, -1]``
+    /// where no pair is closer than ``max_distance``).
+    ///
+    /// Raises ``ValueError`` as ``batch_first_collision`` does.
+    #[pyo3(signature = (q, *, max_distance=f64::INFINITY, stop_below=0.0, threads=None))]
+    fn batch_distance<'py>(
+        &self,
+        py: Python<'py>,
+        q: &Bound<'py, PyAny>,
+        max_distance: f64,
+        stop_below: f64,
+        threads: Option<i64>,
+    ) -> PyResult<DistanceArrays<'py>> {
+        let threads = pool::threads_arg(threads)?;
+        let configs = self.configs(q)?;
+        let query = WorldQuery {
+            max_distance,
+            stop_below,
+            ..WorldQuery::default()
+        };
+        let (found, bodies) = self.with(py, threads, |inner| {
+            let found = inner
+                .world
+                .batch_distance(&configs, &query)
+                .map_err(|e| Error::Value(e.to_string()))?;
+            let bodies: HashMap<ObjectHandle, i64> = found
+                .iter()
+                .flatten()
+                .flat_map(|d| [d.a, d.b])
+                .map(|h| (h, inner.body(h)))
+                .collect();
+            Ok((found, bodies))
+        })?;
+        Ok(distances(py, &found, |h| {
+            bodies.get(&h).copied().unwrap_or(-1)
+        }))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "clash.RobotWorld({:?}, {} obstacles)",
+            self.robot.name(),
+            self.num_obstacles()
+        )
+    }
+}

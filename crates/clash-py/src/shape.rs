@@ -1,0 +1,268 @@
+//! `clash.Shape`: a convex shape of clash-convex (ball, box, capsule,
+//! cylinder, cone, convex hull), made by its named constructors, pickled
+//! by them.
+
+use crate::arrays;
+use crate::error::{Error, Result};
+use crate::input::{self, Array};
+use clash::convex::{Ball, CapsuleShape, Cone, ConvexHull, Cuboid, Cylinder, Shape};
+use clash::math::{Point3, Vector3};
+use numpy::PyArray2;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// A constructor's shape error as a `ValueError` naming the constructor.
+fn invalid(what: &str) -> impl Fn(clash::convex::ShapeError) -> Error + '_ {
+    move |e| Error::Value(format!("Shape.{what}: {e}"))
+}
+
+/// The points of an `(N, 3)` array, as given (the hull checks finiteness
+/// with its own message).
+pub fn point_rows(a: &Array, name: &str) -> Result<Vec<Point3<f64>>> {
+    input::check_rows_of_3(a, name)?;
+    Ok(a.data
+        .chunks_exact(3)
+        .map(|r| Point3::new(r[0], r[1], r[2]))
+        .collect())
+}
+
+/// A convex shape in ``float64``, centred on its local origin (hulls: in
+/// the frame of their points); capsules, cylinders and cones lie along
+/// their local ``z`` axis. ``margin`` grows a shape by that much on every
+/// side (rounded edges and corners).
+///
+/// Make one with ``Shape.ball``, ``Shape.box``, ``Shape.capsule``,
+/// ``Shape.cylinder``, ``Shape.cone`` or ``Shape.convex_hull``, then pass
+/// it wherever a ``Tree`` goes in ``collide``, ``distance`` and
+/// ``contact``, or insert it in a ``World``. Shapes are immutable and
+/// pickle by their constructor's arguments.
+#[pyclass(name = "Shape", module = "clash", frozen)]
+pub struct PyShape {
+    pub(crate) shape: Shape<f64>,
+    /// The constructor's margin (the shapes' own `margin()` also counts a
+    /// ball's or capsule's radius).
+    margin: f64,
+}
+
+impl PyShape {
+    /// The constructor's name and its arguments besides the margin.
+    fn parts(&self) -> (&'static str, Vec<f64>) {
+        match &self.shape {
+            Shape::Ball(b) => ("ball", vec![b.radius()]),
+            Shape::Cuboid(c) => ("box", c.half_extents().as_slice().to_vec()),
+            Shape::Capsule(c) => ("capsule", vec![c.half_height(), c.radius()]),
+            Shape::Cylinder(c) => ("cylinder", vec![c.half_height(), c.radius()]),
+            Shape::Cone(c) => ("cone", vec![c.half_height(), c.radius()]),
+            // Sorted: a hull rebuilt from its vertices may list them in
+            // another order.
+            Shape::ConvexHull(h) => {
+                let mut v: Vec<[f64; 3]> = h.vertices().iter().map(|p| [p.x, p.y, p.z]).collect();
+                v.sort_by(|a, b| {
+                    (0..3)
+                        .map(|k| a[k].total_cmp(&b[k]))
+                        .find(|o| o.is_ne())
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+                ("convex_hull", v.into_flattened())
+            }
+            // Not made from Python; named for completeness.
+            Shape::Segment(_) => ("segment", Vec::new()),
+            Shape::Triangle(_) => ("triangle", Vec::new()),
+        }
+    }
+}
+
+#[pymethods]
+impl PyShape {
+    /// A ball of ``radius`` (finite, not negative).
+    ///
+    /// Raises ``ValueError`` for a negative or non-finite size.
+    #[staticmethod]
+    #[pyo3(signature = (radius, margin=0.0))]
+    fn ball(radius: f64, margin: f64) -> PyResult<Self> {
+        let b = Ball::new(radius)
+            .and_then(|b| b.with_margin(margin))
+            .map_err(invalid("ball"))?;
+        Ok(Self {
+            shape: b.into(),
+            margin,
+        })
+    }
+
+    /// A box of ``half_extents`` ``(hx, hy, hz)`` along its local axes.
+    ///
+    /// Raises ``ValueError`` for a negative or non-finite size.
+    #[staticmethod]
+    #[pyo3(name = "box", signature = (half_extents, margin=0.0))]
+    fn cuboid(half_extents: &Bound<'_, PyAny>, margin: f64) -> PyResult<Self> {
+        let h = arrays::read_f64(half_extents, "half_extents")?;
+        if h.shape != [3] {
+            return Err(Error::Value(format!(
+                "half_extents must have shape (3,), not {}",
+                input::shape_text(&h.shape)
+            ))
+            .into());
+        }
+        let c = Cuboid::new(Vector3::new(h.data[0], h.data[1], h.data[2]))
+            .and_then(|c| c.with_margin(margin))
+            .map_err(invalid("box"))?;
+        Ok(Self {
+            shape: c.into(),
+            margin,
+        })
+    }
+
+    /// A capsule: the points within ``radius`` of the segment from ``(0, 0,
+    /// -half_height)`` to ``(0, 0, half_height)``.
+    ///
+    /// Raises ``ValueError`` for a negative or non-finite size.
+    #[staticmethod]
+    #[pyo3(signature = (half_height, radius, margin=0.0))]
+    fn capsule(half_height: f64, radius: f64, margin: f64) -> PyResult<Self> {
+        let c = CapsuleShape::new(half_height, radius)
+            .and_then(|c| c.with_margin(margin))
+            .map_err(invalid("capsule"))?;
+        Ok(Self {
+            shape: c.into(),
+            margin,
+        })
+    }
+
+    /// A cylinder of ``radius`` from ``z = -half_height`` to ``z =
+    /// half_height``.
+    ///
+    /// Raises ``ValueError`` for a negative or non-finite size.
+    #[staticmethod]
+    #[pyo3(signature = (half_height, radius, margin=0.0))]
+    fn cylinder(half_height: f64, radius: f64, margin: f64) -> PyResult<Self> {
+        let c = Cylinder::new(half_height, radius)
+            .and_then(|c| c.with_margin(margin))
+            .map_err(invalid("cylinder"))?;
+        Ok(Self {
+            shape: c.into(),
+            margin,
+        })
+    }
+
+    /// A cone with its base of ``radius`` at ``z = -half_height`` and its
+    /// apex at ``z = half_height``.
+    ///
+    /// Raises ``ValueError`` for a negative or non-finite size.
+    #[staticmethod]
+    #[pyo3(signature = (half_height, radius, margin=0.0))]
+    fn cone(half_height: f64, radius: f64, margin: f64) -> PyResult<Self> {
+        let c = Cone::new(half_height, radius)
+            .and_then(|c| c.with_margin(margin))
+            .map_err(invalid("cone"))?;
+        Ok(Self {
+            shape: c.into(),
+            margin,
+        })
+    }
+
+    /// The convex hull of ``points``, an ``(N, 3)`` array (Quickhull with
+    /// exact predicates: duplicated and coplanar points are fine; fewer than
+    /// four non-coplanar points make a flat hull).
+    ///
+    /// Raises ``ValueError`` for no points, a wrong shape or a non-finite
+    /// coordinate.
+    #[staticmethod]
+    #[pyo3(signature = (points, margin=0.0))]
+    fn convex_hull(py: Python<'_>, points: &Bound<'_, PyAny>, margin: f64) -> PyResult<Self> {
+        let a = arrays::read_f64(points, "points")?;
+        let pts = point_rows(&a, "points")?;
+        let hull = py.detach(|| {
+            crate::error::catch_panic(|| {
+                ConvexHull::new(&pts)
+                    .and_then(|h| h.with_margin(margin))
+                    .map_err(invalid("convex_hull"))
+            })
+        })?;
+        Ok(Self {
+            shape: hull.into(),
+            margin,
+        })
+    }
+
+    /// ``"ball"``, ``"box"``, ``"capsule"``, ``"cylinder"``, ``"cone"`` or
+    /// ``"convex_hull"``: the constructor that made the shape.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.parts().0
+    }
+
+    /// The margin the shape was grown by.
+    #[getter]
+    fn margin(&self) -> f64 {
+        self.margin
+    }
+
+    /// The hull's vertices, an ``(N, 3)`` float64 array (``None`` for other
+    /// shapes).
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray2<f64>>> {
+        match &self.shape {
+            Shape::ConvexHull(h) => Some(arrays::rows(
+                py,
+                h.vertices().iter().map(|p| [p.x, p.y, p.z]).collect(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The constructor's arguments besides ``margin``: ``(radius,)``,
+    /// ``((hx, hy, hz),)``, ``(half_height, radius)``, or ``(vertices,)``.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let (kind, v) = self.parts();
+        match kind {
+            "box" => PyTuple::new(py, [(v[0], v[1], v[2])]),
+            "convex_hull" => PyTuple::new(py, [self.vertices(py)]),
+            _ => PyTuple::new(py, v),
+        }
+    }
+
+    /// Pickles as the constructor call that made the shape.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let me = slf.get();
+        let constructor = slf.get_type().getattr(me.kind())?;
+        let mut args: Vec<Bound<'py, PyAny>> = me.params(py)?.iter().collect();
+        args.push(me.margin().into_pyobject(py)?.into_any());
+        Ok((constructor, PyTuple::new(py, args)?))
+    }
+
+    /// Two shapes are equal when one constructor made them with the same
+    /// arguments (hulls: the same vertices, in any order).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        let Ok(other) = other.cast::<PyShape>() else {
+            return false;
+        };
+        let o = other.get();
+        self.parts() == o.parts() && self.margin() == o.margin()
+    }
+
+    fn __repr__(&self) -> String {
+        let (kind, v) = self.parts();
+        let margin = match self.margin() {
+            0.0 => String::new(),
+            m => format!(", margin={m:?}"),
+        };
+        match kind {
+            "convex_hull" => format!("clash.Shape.convex_hull({} vertices{margin})", v.len() / 3),
+            "box" => format!(
+                "clash.Shape.box(({:?}, {:?}, {:?}){margin})",
+                v[0], v[1], v[2]
+            ),
+            _ => format!(
+                "clash.Shape.{kind}({}{margin})",
+                v.iter()
+                    .map(|x| format!("{x:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
