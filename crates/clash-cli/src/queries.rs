@@ -264,11 +264,8 @@ struct DistanceLine {
 
 /// `clash distance`.
 pub fn distance(args: &DistanceArgs) -> CliResult<()> {
-    // RSS trees (PQP's choice for distance): on the 56k bunny 1.7x faster
-    // than OBB trees when the meshes are far apart and as fast when they
-    // nearly touch (gaps 1e-4 to 1e-2 of the size; 2026-11-24).
-    // Binned-SAH splits: 15% to 64% fewer instructions per distance query
-    // than median splits on the shipped meshes (2026-11-24).
+    // RSS trees (PQP's choice for distance) split by binned SAH: the
+    // fastest distance tree measured (docs/benchmarks.md).
     let mut tree = args.tree.clone();
     tree.split.get_or_insert(Split::Sah);
     let kind = input::common_kind(&args.a, &args.b, &tree, BvKind::Rss)?;

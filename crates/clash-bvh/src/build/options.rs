@@ -38,12 +38,9 @@ pub enum FitQuality {
     Tight,
     /// The tight fit on nodes of at least `min_triangles` triangles, the
     /// default fit below. For OBB trees the upper levels are where PCA boxes
-    /// are loosest and where the tight fit pays: on the 56k-triangle bunny,
-    /// `min_triangles: 128` answers any-contact queries about 1.2x to 1.6x
-    /// faster than the default fit (benches/compare, 2026-11-23) for about
-    /// three times its build time (232 ms against 77 ms on 2026-11-22),
-    /// within about 10% of the tight fit everywhere at about a tenth of its
-    /// build time.
+    /// are loosest and where the tight fit pays: it buys most of
+    /// [`Tight`](Self::Tight)'s query speed for a fraction of its build time
+    /// (figures in `docs/benchmarks.md`).
     TightAbove {
         /// Smallest node (in triangles) that gets the tight fit.
         min_triangles: u32,

@@ -198,9 +198,8 @@ fn expected(case: &Case, fa: &[[f64; 3]; 3], fb: &[[f64; 3]; 3], scale: f64, off
 
 #[test]
 fn neighbours_match_exact_oracle() {
-    // 30,000 cases take about 20 s of the test build on 2 cores (the
-    // oracle's rationals dominate); `CLASH_NEIGHBOUR_CASES` runs more
-    // (1,000,000 agreed on 2026-11-25 in 381 s with `--release`).
+    // 30,000 cases by default (the oracle's rationals dominate the time);
+    // `CLASH_NEIGHBOUR_CASES` runs more (see `docs/long_checks.md`).
     let n: u64 = std::env::var("CLASH_NEIGHBOUR_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
