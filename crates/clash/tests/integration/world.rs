@@ -10,13 +10,13 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-fn shipped(name: &str) -> std::path::PathBuf {
+pub(super) fn shipped(name: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../data/meshes")
         .join(name)
 }
 
-fn random_pose(rng: &mut ChaCha8Rng, extent: f64) -> Isometry3<f64> {
+pub(super) fn random_pose(rng: &mut ChaCha8Rng, extent: f64) -> Isometry3<f64> {
     let axis = Vector3::new(
         rng.random_range(-3.0..3.0),
         rng.random_range(-3.0..3.0),

@@ -5,6 +5,7 @@
 //! threads. Scenes of 2 to 300 objects by default; `CLASH_WORLD_OBJECTS=10000`
 //! adds a scene of that size (see `docs/long_checks.md`).
 
+use super::world::{random_pose, shipped};
 use clash::prelude::*;
 use clash::{Selection, WorldError};
 use rand::{RngExt, SeedableRng};
@@ -13,12 +14,6 @@ use std::sync::Arc;
 
 type World = CollisionWorld<f64, Obb<f64>>;
 type Geo = clash::Geometry<f64, Obb<f64>>;
-
-fn shipped(name: &str) -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data/meshes")
-        .join(name)
-}
 
 /// A closed octahedron-like mesh of radius `r` (eight faces).
 fn octahedron(r: f64) -> TriMesh<f64> {
@@ -87,20 +82,6 @@ impl Kinds {
             }
         }
     }
-}
-
-fn random_pose(rng: &mut ChaCha8Rng, extent: f64) -> Isometry3<f64> {
-    let axis = Vector3::new(
-        rng.random_range(-3.0..3.0),
-        rng.random_range(-3.0..3.0),
-        rng.random_range(-3.0..3.0),
-    );
-    let t = Vector3::new(
-        rng.random_range(-extent..extent),
-        rng.random_range(-extent..extent),
-        rng.random_range(-extent..extent),
-    );
-    Isometry3::from_parts(t.into(), UnitQuaternion::from_scaled_axis(axis))
 }
 
 /// The pairwise queries, dispatched by hand: the oracle's narrow phase.
