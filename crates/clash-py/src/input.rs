@@ -10,8 +10,9 @@
 use crate::error::{Error, Result};
 use clash::bv::RelativePose;
 use clash::math::{Point3, Ray, Scalar, Vector3};
-use clash::pose::{ROTATION_TOLERANCE, pose_from_matrix};
+use clash::pose::{MatrixPose, ROTATION_TOLERANCE, pose_from_matrix};
 use rayon::prelude::*;
+use std::sync::Mutex;
 
 /// A numpy array read as `f64`: its elements in C order and its shape.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,40 +113,122 @@ pub fn poses_named<T: Scalar>(
     layout: PoseLayout,
     name: impl Fn(usize) -> String,
 ) -> Result<Poses<T>> {
-    let read = |m: &[f64]| match layout {
-        PoseLayout::Rows3 => {
-            let m: [f64; 12] = std::array::from_fn(|i| m[i]);
-            pose_from_matrix::<T>(&m).map_err(|e| e.to_string())
-        }
-        PoseLayout::Rows4 => {
-            let last = [m[12], m[13], m[14], m[15]];
-            if last != [0.0, 0.0, 0.0, 1.0] {
-                return Err(format!(
-                    "the last row of a 4x4 pose must be [0, 0, 0, 1], not {last:?}"
-                ));
-            }
-            let m: [f64; 12] = std::array::from_fn(|i| m[i]);
-            pose_from_matrix::<T>(&m).map_err(|e| e.to_string())
-        }
-    };
-    let read: Vec<_> = a.data.par_chunks_exact(layout.stride()).map(read).collect();
+    let read: Vec<_> = a
+        .data
+        .par_chunks_exact(layout.stride())
+        .map(|m| read_pose::<T>(layout, m))
+        .collect();
     let mut poses = Vec::with_capacity(read.len());
-    let mut repaired = Vec::new();
+    let mut repaired = Repaired::default();
     for (i, r) in read.into_iter().enumerate() {
         let p = r.map_err(|e| Error::Value(format!("{}: {e}", name(i))))?;
         if p.repaired {
-            repaired.push(i);
+            repaired.count += 1;
+            repaired.first = repaired.first.min(i);
         }
         poses.push(p.pose);
     }
-    let note = repaired.first().map(|first| {
-        format!(
-            "poses: {} rotation(s) orthonormal only to within {ROTATION_TOLERANCE:e} \
-             (first at index {first}) were replaced by the nearest rotation",
-            repaired.len()
-        )
-    });
-    Ok(Poses { poses, note })
+    Ok(Poses {
+        poses,
+        note: repaired.note(),
+    })
+}
+
+/// `f` applied to each pose of a `(N, 4, 4)` or `(N, 3, 4)` array as it is
+/// read, in parallel on the current rayon pool, answers in input order,
+/// with the note of [`Poses::note`]: one pass over the matrices, with no
+/// list of poses in between (the batch queries' path).
+///
+/// # Errors
+/// [`Error::Value`] for the wrong shape, or naming the first bad pose (in
+/// input order, whatever the thread count).
+pub fn map_poses<T: Scalar, A: Send + Default>(
+    a: &Array,
+    f: impl Fn(RelativePose<T>) -> A + Sync,
+) -> Result<(Vec<A>, Option<String>)> {
+    let layout = PoseLayout::of(&a.shape)?;
+    // Bad and repaired poses are rare: their bookkeeping takes a lock only
+    // when one is met, and keeps the lowest index whatever the order.
+    let first_error: Mutex<Option<(usize, String)>> = Mutex::new(None);
+    let repaired: Mutex<Repaired> = Mutex::new(Repaired::default());
+    let answers = a
+        .data
+        .par_chunks_exact(layout.stride())
+        .enumerate()
+        .map(|(i, m)| match read_pose::<T>(layout, m) {
+            Ok(p) => {
+                if p.repaired {
+                    let mut r = repaired.lock().unwrap_or_else(|e| e.into_inner());
+                    r.count += 1;
+                    r.first = r.first.min(i);
+                }
+                f(p.pose)
+            }
+            Err(e) => {
+                let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
+                if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *first = Some((i, e));
+                }
+                A::default()
+            }
+        })
+        .collect();
+    if let Some((i, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Error::Value(format!("poses[{i}]: {e}")));
+    }
+    let note = repaired
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .note();
+    Ok((answers, note))
+}
+
+/// One pose matrix laid out as `layout` says, checked and converted
+/// (inlined into the batch loop, so the pose is built in place rather than
+/// moved through the return value).
+#[inline(always)]
+fn read_pose<T: Scalar>(
+    layout: PoseLayout,
+    m: &[f64],
+) -> std::result::Result<MatrixPose<T>, String> {
+    if layout == PoseLayout::Rows4 {
+        let last = [m[12], m[13], m[14], m[15]];
+        if last != [0.0, 0.0, 0.0, 1.0] {
+            return Err(format!(
+                "the last row of a 4x4 pose must be [0, 0, 0, 1], not {last:?}"
+            ));
+        }
+    }
+    let m: [f64; 12] = std::array::from_fn(|i| m[i]);
+    pose_from_matrix::<T>(&m).map_err(|e| e.to_string())
+}
+
+/// The poses whose rotations were repaired: how many, and the first.
+struct Repaired {
+    count: usize,
+    first: usize,
+}
+
+impl Default for Repaired {
+    fn default() -> Self {
+        Repaired {
+            count: 0,
+            first: usize::MAX,
+        }
+    }
+}
+
+impl Repaired {
+    /// The note of [`Poses::note`], if any rotation was repaired.
+    fn note(&self) -> Option<String> {
+        (self.count > 0).then(|| {
+            format!(
+                "poses: {} rotation(s) orthonormal only to within {ROTATION_TOLERANCE:e} \
+                 (first at index {}) were replaced by the nearest rotation",
+                self.count, self.first
+            )
+        })
+    }
 }
 
 /// Checks that `a` has shape `(N, 3)`.
@@ -341,6 +424,61 @@ mod tests {
                 .abs()
                 .max()
                 < 1e-15
+        );
+    }
+
+    #[test]
+    fn mapping_poses_answers_as_reading_them_first() {
+        let mut nan = I34;
+        nan[5] = f64::NAN;
+        let mut mirror = I34;
+        mirror[0] = -1.0;
+        let mut rough = I34;
+        rough[0] = 1.0 + 1e-7;
+        // Distinct poses, two of them repaired, in both layouts.
+        let mut list: Vec<[f64; 12]> = (0..3000)
+            .map(|i| {
+                let mut m = I34;
+                m[3] = f64::from(i);
+                m[11] = -0.5 * f64::from(i);
+                m
+            })
+            .collect();
+        list[17] = rough;
+        list[2900] = rough;
+        for four in [false, true] {
+            let a = with_rows(&list, four);
+            let read = poses::<f64>(&a).unwrap();
+            let mut bad = list.clone();
+            bad[2500] = nan;
+            bad[1234] = mirror;
+            let bad = with_rows(&bad, four);
+            for threads in [1, 2, 7] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let (mapped, note) = pool.install(|| map_poses::<f64, _>(&a, Some)).unwrap();
+                let mapped: Vec<_> = mapped.into_iter().flatten().collect();
+                assert_eq!(mapped, read.poses);
+                assert_eq!(note, read.note);
+                assert!(note.unwrap().contains("2 rotation(s)"));
+                let e = pool
+                    .install(|| map_poses::<f64, _>(&bad, Some))
+                    .unwrap_err();
+                assert_eq!(e, pool.install(|| poses::<f64>(&bad)).unwrap_err());
+                assert_eq!(
+                    e,
+                    Error::Value(
+                        "poses[1234]: the rotation is a reflection (determinant < 0)".into()
+                    )
+                );
+            }
+        }
+        let wrong = array(vec![0.0; 12], &[1, 12]);
+        assert_eq!(
+            map_poses::<f64, u8>(&wrong, |_| 0).unwrap_err(),
+            poses::<f64>(&wrong).unwrap_err()
         );
     }
 

@@ -96,29 +96,29 @@ fn collide_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     poses: &Array,
     mode: CollideMode,
 ) -> Result<(Collisions, Option<String>)> {
-    let p = input::poses::<T>(poses)?;
-    let poses = p.poses.par_iter();
     let answers = match mode {
-        CollideMode::Any => Collisions::Any(poses.map(|q| a.intersects(b, *q)).collect()),
-        CollideMode::Count => Collisions::Count(
-            poses
-                .map(|q| {
-                    let mut n = 0_i64;
-                    let _ = a.for_each_contact(b, *q, |_| {
-                        n += 1;
-                        ControlFlow::Continue(())
-                    });
-                    n
-                })
-                .collect(),
-        ),
-        CollideMode::Pairs => Collisions::Pairs(
-            poses
-                .map(|q| a.collide(b, *q, &clash::bvh::CollisionRequest::all()).pairs)
-                .collect(),
-        ),
+        CollideMode::Any => {
+            let (v, note) = input::map_poses(poses, |q| a.intersects(b, q))?;
+            (Collisions::Any(v), note)
+        }
+        CollideMode::Count => {
+            let (v, note) = input::map_poses(poses, |q| {
+                let mut n = 0_i64;
+                let _ = a.for_each_contact(b, q, |_| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                });
+                n
+            })?;
+            (Collisions::Count(v), note)
+        }
+        CollideMode::Pairs => {
+            let all = clash::bvh::CollisionRequest::all();
+            let (v, note) = input::map_poses(poses, |q| a.collide(b, q, &all).pairs)?;
+            (Collisions::Pairs(v), note)
+        }
     };
-    Ok((answers, p.note))
+    Ok(answers)
 }
 
 /// Collision of ``b`` placed by each pose against ``a``.
@@ -203,10 +203,9 @@ fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
     b: &Bvh<T, B>,
     poses: &Array,
 ) -> Result<(Distances, Option<String>)> {
-    let p = input::poses::<T>(poses)?;
-    let found: Vec<_> = p.poses.par_iter().map(|q| a.distance(b, *q)).collect();
+    let (found, note) = input::map_poses(poses, |q| Some(a.distance(b, q)))?;
     let mut out: Distances = Default::default();
-    for (i, d) in found.iter().enumerate() {
+    for (i, d) in found.iter().flatten().enumerate() {
         if !d.distance.finite() {
             return Err(Error::Value(format!(
                 "poses[{i}]: the distance is out of range for {} trees",
@@ -218,7 +217,7 @@ fn distance_as<T: Scalar, B: BoundingVolume<T> + BvPair<T, B>>(
         out.2.push(xyz(&d.point_b));
         out.3.push(d.triangles.map(i64::from));
     }
-    Ok((out, p.note))
+    Ok((out, note))
 }
 
 /// Distance between ``a`` and ``b`` placed by each pose (each a ``Tree`` or
