@@ -1,8 +1,9 @@
 //! [`Lanes`]: one or more scalars side by side, for code that evaluates
 //! independent cases with the same expressions: one lane (the scalar
 //! itself), two ([`Pair`], the scalar's [`Scalar::Pair`]: SSE2 `f64x2` on
-//! x86_64, two plain lanes elsewhere) or any number in plain lanes
-//! ([`ArrayLanes`], which the compiler vectorises where it can).
+//! x86_64, two plain lanes elsewhere), any number in plain lanes
+//! ([`ArrayLanes`]), or one x86_64 SIMD register of them
+//! ([`simd_lanes!`](crate::simd_lanes), which makes the SSE2 pair).
 //!
 //! Each lane computes exactly what the scalar expression computes (IEEE
 //! add, subtract, multiply, divide and square root round the same in a SIMD
@@ -15,6 +16,8 @@
 
 mod array;
 mod pair;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod sse2;
 #[cfg(test)]

@@ -251,6 +251,7 @@ fn relative_to_placed<T: Scalar, L: Lanes<T>>(
 }
 
 #[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
 mod quad;
 
 /// The four-lane form of [`Obb::overlaps_relative_2x2`]: `f32` boxes in SSE
