@@ -23,7 +23,9 @@
 //! assert!(pts.iter().all(|p| b.contains_point(p)));
 //! ```
 #![deny(missing_docs)]
-// `unsafe` only in `obb::overlap::quad` (AVX intrinsics behind run-time detection).
+// `unsafe` only in `obb::overlap`: its four-lane SIMD types (made by
+// `clash_math::simd_lanes!`) and the call into the SAT compiled for AVX,
+// behind run-time detection.
 #![deny(unsafe_code)]
 
 mod aabb;

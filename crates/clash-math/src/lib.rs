@@ -24,9 +24,10 @@ pub mod covariance;
 pub mod eigen;
 mod error;
 pub mod hull;
-// Internal to the clash crates: the SIMD lanes clash-bv's fits and tests run in.
+// Internal to the clash crates: the lanes the eigen solve, clash-bv's fits
+// and its separating-axis test run in.
 #[doc(hidden)]
-pub mod pair;
+pub mod lanes;
 pub mod predicates;
 pub mod primitives;
 mod range;
@@ -40,9 +41,9 @@ pub use eigen::{
     SymmetricEigen3, jacobi_eigen, symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2,
 };
 pub use error::MathError;
-// Internal to the clash crates: the SIMD lanes clash-bv's fits and tests run in.
+// Internal to the clash crates (see `lanes`).
 #[doc(hidden)]
-pub use pair::Pair;
+pub use lanes::Pair;
 pub use primitives::{Plane, Ray, Segment, Tetrahedron, Triangle};
 pub use range::{RangeError, check_coordinate, check_direction, check_point, check_vector};
 pub use scalar::{Scalar, isometry_is_finite, point_is_finite};

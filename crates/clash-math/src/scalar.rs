@@ -82,7 +82,7 @@ pub trait Scalar:
     fn max_of(self, other: Self) -> Self;
     /// `self * a + b` with one rounding where the target has fused multiply-add.
     fn mul_add_s(self, a: Self, b: Self) -> Self;
-    /// Two values side by side ([`crate::pair`]): SSE2 for `f64` on x86_64.
+    /// Two values side by side ([`crate::lanes`]): SSE2 for `f64` on x86_64.
     // Internal to the clash crates: the lanes clash-bv's fits run in.
     #[doc(hidden)]
     type Pair: crate::Pair<Self>;
@@ -180,11 +180,11 @@ macro_rules! impl_scalar {
 }
 
 // 2^26 and 2^128.
-impl_scalar!(f32, "f32", crate::pair::ArrayPair<f32>, 67_108_864.0);
+impl_scalar!(f32, "f32", crate::lanes::ArrayPair<f32>, 67_108_864.0);
 impl_scalar!(
     f64,
     "f64",
-    crate::pair::PairF64,
+    crate::lanes::PairF64,
     340_282_366_920_938_463_463_374_607_431_768_211_456.0
 );
 

@@ -59,6 +59,7 @@ fn first_edges_and_longest<T: Scalar>(t: &Triangle<T>) -> (Vector3<T>, Vector3<T
 /// one.
 #[inline]
 pub(crate) fn single_triangle_axes_x2<T: Scalar>(t: [&Triangle<T>; 2]) -> [Option<Matrix3<T>>; 2] {
+    use clash_math::lanes::Lanes;
     type V<T> = [<T as Scalar>::Pair; 3];
     let [(a0, a1, ax), (b0, b1, bx)] = t.map(first_edges_and_longest);
     let lanes = |a: Vector3<T>, b: Vector3<T>| -> V<T> {
@@ -132,7 +133,7 @@ pub fn principal_axes_of_sum<T: Scalar>(sum: &MomentSum) -> Option<Matrix3<T>> {
 /// [`principal_axes_of_sum`] of two sums, each answer as the single one
 /// gives it (a tree builder fits the two children of a node together):
 /// both covariances and both eigen solves run in the two lanes of
-/// [`clash_math::Pair`], one SIMD instruction per step for the pair.
+/// [`Scalar::Pair`], one SIMD instruction per step for the pair.
 pub fn principal_axes_of_sums<T: Scalar>(sums: [&MomentSum; 2]) -> [Option<Matrix3<T>>; 2] {
     let cov = MomentSum::covariance_x2(sums).map(|c| c.map(|c| c.matrix.map(T::lit)));
     let stand_in = Matrix3::identity();

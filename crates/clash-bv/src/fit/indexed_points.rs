@@ -1,7 +1,8 @@
 //! [`IndexedPoints`]: points picked from a vertex array by index.
 use crate::FitError;
-use crate::fit::lanes::{Points2, pair_of};
+use crate::fit::lanes::pair_of;
 use crate::fit::point_set::PointSet;
+use clash_math::lanes::Lanes;
 use clash_math::{Point3, Scalar};
 
 /// Points picked from a vertex array by index, each index naming
@@ -78,7 +79,7 @@ impl<T: Scalar> PointSet<T> for IndexedPoints<'_, T> {
         }
     }
     #[inline(always)]
-    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+    fn each_pair<L: Lanes<T>>(&self, mut f: impl FnMut([L; 3])) {
         let v = self.vertices;
         let mut pairs = self.ids.chunks_exact(2);
         for p in &mut pairs {

@@ -1,6 +1,7 @@
 //! [`PointSet`]: the points a fit visits in place.
 
-use crate::fit::lanes::{Points2, pair_of};
+use crate::fit::lanes::pair_of;
+use clash_math::lanes::Lanes;
 use clash_math::{Point3, Scalar, Triangle};
 
 /// A non-empty, finite set of points that a fit visits in place: a point
@@ -13,9 +14,9 @@ pub(crate) trait PointSet<T: Scalar> {
     fn len(&self) -> usize;
     /// Calls `f` on every point.
     fn each(&self, f: impl FnMut(&Point3<T>));
-    /// Calls `f` on every point, two at a time in lanes; an odd point out
-    /// fills both lanes.
-    fn each_pair(&self, f: impl FnMut(Points2<T>));
+    /// Calls `f` on every point, two at a time in the lanes of a pair `L`
+    /// ([`pair_of`]); an odd point out fills both lanes.
+    fn each_pair<L: Lanes<T>>(&self, f: impl FnMut([L; 3]));
 }
 
 impl<T: Scalar> PointSet<T> for [Point3<T>] {
@@ -34,7 +35,7 @@ impl<T: Scalar> PointSet<T> for [Point3<T>] {
         }
     }
     #[inline(always)]
-    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+    fn each_pair<L: Lanes<T>>(&self, mut f: impl FnMut([L; 3])) {
         let mut pairs = self.chunks_exact(2);
         for p in &mut pairs {
             f(pair_of(&p[0], &p[1]));
@@ -64,7 +65,7 @@ impl<T: Scalar> PointSet<T> for [Triangle<T>] {
         }
     }
     #[inline(always)]
-    fn each_pair(&self, mut f: impl FnMut(Points2<T>)) {
+    fn each_pair<L: Lanes<T>>(&self, mut f: impl FnMut([L; 3])) {
         // Two triangles are three pairs of corners.
         let mut twos = self.chunks_exact(2);
         for t in &mut twos {

@@ -1,5 +1,4 @@
 //! [`FitScratch`]: memory a fit along axes reuses from one call to the next.
-use crate::fit::lanes::Two;
 use clash_math::Scalar;
 
 /// Memory reused by [`crate::FitVolume::fit_along_axes_with`] from one
@@ -28,7 +27,7 @@ use clash_math::Scalar;
 /// ```
 pub struct FitScratch<T: Scalar> {
     /// The coordinates of two points at a time, x, y and z lanes.
-    pub(crate) coords: Vec<[Two<T>; 3]>,
+    pub(crate) coords: Vec<[T::Pair; 3]>,
 }
 
 impl<T: Scalar> FitScratch<T> {

@@ -7,9 +7,10 @@ pub(crate) mod overlap;
 mod tight;
 
 use crate::fit::check::triangle_corners;
-use crate::fit::lanes::{self, Lanes};
+use crate::fit::lanes;
 use crate::fit::point_set::PointSet;
 use crate::{Aabb, BoundingVolume, FitError, FitVolume, FlatVolume};
+use clash_math::lanes::Lanes;
 use clash_math::{Isometry3, Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3};
 use serde::{Deserialize, Serialize};
 
@@ -58,9 +59,9 @@ impl<T: Scalar> Obb<T> {
     /// of the points after the first.
     pub(crate) fn from_axes_over<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
         if points.len() <= lanes::FEW {
-            Self::from_axes_in::<lanes::One<T>, P>(axes, points)
+            Self::from_axes_in::<T, P>(axes, points)
         } else {
-            Self::from_axes_in::<lanes::Two<T>, P>(axes, points)
+            Self::from_axes_in::<T::Pair, P>(axes, points)
         }
     }
 
@@ -70,15 +71,14 @@ impl<T: Scalar> Obb<T> {
         axes: &Matrix3<T>,
         points: &P,
     ) -> Self {
-        type M<T> = lanes::One<T>;
         let origin = points.first();
         let frame = lanes::Frame::<L>::new(axes);
         let (lo, hi, reach) = lanes::spans_and_reach(&frame, &origin, points);
-        let one = |v: Vector3<T>| [M::splat(v.x), M::splat(v.y), M::splat(v.z)];
+        let one = |v: Vector3<T>| [v.x, v.y, v.z];
         let (center, half) = Self::box_in_lanes(
-            &lanes::Frame::<M<T>>::new(axes),
+            &lanes::Frame::<T>::new(axes),
             &lanes::splat_point(&origin),
-            (one(lo), one(hi), M::splat(reach)),
+            (one(lo), one(hi), reach),
         );
         Self::lane_of(axes, &center, &half, 0)
     }
@@ -113,10 +113,10 @@ impl<T: Scalar> Obb<T> {
         let center = [0, 1, 2].map(|i| o[i] + offset[i]);
         let d = lanes::sub(&center, o);
         let s = frame.project(&d);
-        let half = [0, 1, 2].map(|k| (hi[k] - s[k]).max(s[k] - lo[k]));
+        let half = [0, 1, 2].map(|k| (hi[k] - s[k]).max_of(s[k] - lo[k]));
         let dist = (d[0].abs() + d[1].abs()) + d[2].abs();
         let eps = M::splat(T::EPSILON);
-        let widest = half[0].max(half[1]).max(half[2]);
+        let widest = half[0].max_of(half[1]).max_of(half[2]);
         let pad = (reach + dist) * eps * M::splat(T::lit(8.0)) + widest * eps;
         (center, half.map(|h| h + pad))
     }

@@ -2,9 +2,10 @@
 //! covariance axes of §4.3.3).
 use crate::fit::axes::principal_axes;
 use crate::fit::check::{check_points, check_triangles};
-use crate::fit::lanes::{self, Lanes};
+use crate::fit::lanes;
 use crate::fit::point_set::PointSet;
 use crate::{FitError, IndexedPoints, Rss};
+use clash_math::lanes::Lanes;
 use clash_math::{
     Matrix3, Point3, Scalar, Triangle, TriangleMoments, Vector3, covariance_of_points,
 };
@@ -74,7 +75,7 @@ impl<T: Scalar> Rss<T> {
         if points.len() <= lanes::FEW {
             Self::fit_few(axes, points)
         } else {
-            Self::fit_along_in::<lanes::Two<T>, P>(axes, points)
+            Self::fit_along_in::<T::Pair, P>(axes, points)
         }
     }
 
@@ -88,7 +89,7 @@ impl<T: Scalar> Rss<T> {
         if points.len() <= lanes::FEW {
             return Self::fit_few(axes, points);
         }
-        let frame = lanes::Frame::<lanes::Two<T>>::new(axes);
+        let frame = lanes::Frame::<T::Pair>::new(axes);
         let origin = points.first();
         let coords = &mut scratch.coords;
         let extents = lanes::spans_and_reach_into(&frame, &origin, points, coords);
@@ -106,27 +107,26 @@ impl<T: Scalar> Rss<T> {
         points: [&IndexedPoints<'_, T>; 2],
         scratch: &mut crate::FitScratch<T>,
     ) -> [Self; 2] {
-        type L<T> = lanes::Two<T>;
         let sets = lanes::Across([*points[0], *points[1]]);
-        let frame = lanes::Frame::<L<T>>::across(axes);
+        let frame = lanes::Frame::<T::Pair>::across(axes);
         let origin = sets.origin();
         let n = [points[0].len(), points[1].len()];
         let pull = n[0] > 3 || n[1] > 3;
         let (full, shrunk) = if n[0].max(n[1]) <= lanes::FEW {
-            let mut coords = [[L::splat(T::ZERO); 3]; lanes::FEW];
+            let mut coords = [[T::Pair::splat(T::ZERO); 3]; lanes::FEW];
             let mut m = 0;
             let extents = lanes::spans_and_reach_across(&frame, &origin, &sets, |u| {
                 coords[m] = u;
                 m += 1;
             });
-            let passes = lanes::AcrossSets(&coords[..m]);
+            let passes = lanes::AcrossSets::<T>(&coords[..m]);
             Self::lozenges(&frame, &origin, extents, pull, &passes)
         } else {
             let coords = &mut scratch.coords;
             coords.clear();
             coords.reserve(n[0].max(n[1]));
             let extents = lanes::spans_and_reach_across(&frame, &origin, &sets, |u| coords.push(u));
-            let passes = lanes::AcrossSets(&coords[..]);
+            let passes = lanes::AcrossSets::<T>(&coords[..]);
             Self::lozenges(&frame, &origin, extents, pull, &passes)
         };
         [0, 1].map(|lane| Self::pick(axes[lane], &full, shrunk.as_ref(), lane, n[lane] > 3))
@@ -136,10 +136,9 @@ impl<T: Scalar> Rss<T> {
     /// their coordinates kept on the stack by the first pass.
     #[inline(always)]
     fn fit_few<P: PointSet<T> + ?Sized>(axes: &Matrix3<T>, points: &P) -> Self {
-        type L<T> = lanes::One<T>;
         let origin = points.first();
-        let frame = lanes::Frame::<L<T>>::new(axes);
-        let mut coords = [[L::splat(T::ZERO); 3]; lanes::FEW];
+        let frame = lanes::Frame::<T>::new(axes);
+        let mut coords = [[T::ZERO; 3]; lanes::FEW];
         let mut n = 0;
         let extents = lanes::spans_and_reach_keeping(&frame, &origin, points, |u| {
             coords[n] = u;
@@ -178,10 +177,9 @@ impl<T: Scalar> Rss<T> {
         n: usize,
         coords: &C,
     ) -> Self {
-        type M<T> = lanes::One<T>;
-        let frame = lanes::Frame::<M<T>>::new(axes);
-        let one = |v: Vector3<T>| [M::splat(v.x), M::splat(v.y), M::splat(v.z)];
-        let extents = (one(lo), one(hi), M::splat(reach));
+        let frame = lanes::Frame::<T>::new(axes);
+        let one = |v: Vector3<T>| [v.x, v.y, v.z];
+        let extents = (one(lo), one(hi), reach);
         let passes = lanes::OneSet(coords, PhantomData);
         let (full, shrunk) =
             Self::lozenges(&frame, &lanes::splat_point(origin), extents, n > 3, &passes);
@@ -214,7 +212,7 @@ impl<T: Scalar> Rss<T> {
         // The half-widths are measured from the centre's own coordinates
         // `s`, so that every `w - s` lies within them as rounded.
         let s = frame.project(&lanes::sub(&center, o));
-        let h = [0, 1, 2].map(|k| (hi[k] - s[k]).max(s[k] - lo[k]));
+        let h = [0, 1, 2].map(|k| (hi[k] - s[k]).max_of(s[k] - lo[k]));
         let full = Lozenge {
             center,
             half_lengths: [h[0], h[1]],
@@ -233,7 +231,7 @@ impl<T: Scalar> Rss<T> {
         let (upper, lower) = passes.rim_bounds(&s, h[2]);
         let zero = M::splat(T::ZERO);
         let mid = [0, 1].map(|k| (lower[k] + upper[k]) * half);
-        let shrunk_half = [0, 1].map(|k| (upper[k] - lower[k]).max(zero) * half);
+        let shrunk_half = [0, 1].map(|k| (upper[k] - lower[k]).max_of(zero) * half);
         let (a0, a1) = (frame.column(0), frame.column(1));
         let shrunk_center = [0, 1, 2].map(|i| (center[i] + a0[i] * mid[0]) + a1[i] * mid[1]);
         let s = frame.project(&lanes::sub(&shrunk_center, o));
@@ -300,7 +298,7 @@ impl<T: Scalar> Rss<T> {
     fn rounding_pad<M: Lanes<T>>(reach: M, o: &[M; 3], c: &[M; 3], d: M) -> M {
         let e = lanes::sub(c, o);
         let dist = (e[0].abs() + e[1].abs()) + e[2].abs();
-        let far = c[0].abs().max(c[1].abs()).max(c[2].abs());
+        let far = c[0].abs().max_of(c[1].abs()).max_of(c[2].abs());
         let k = |x: f64| M::splat(T::lit(x));
         M::splat(T::EPSILON) * (((reach + dist) * k(64.0) + far * k(4.0)) + d * k(2.0))
     }
@@ -350,9 +348,8 @@ impl<T: Scalar> Rss<T> {
 
 #[cfg(test)]
 mod tests {
-    use crate::fit::lanes::{One, Two};
     use crate::{FitScratch, Rss};
-    use clash_math::{Matrix3, Point3, Rotation3, Vector3};
+    use clash_math::{Matrix3, Point3, Rotation3, Scalar, Vector3};
 
     /// Points on a lozenge (rectangle `[-2, 2] x [-1, 1]` swept by radius
     /// 0.5, turned and moved): the top and bottom faces' corners and the
@@ -377,8 +374,8 @@ mod tests {
             .collect();
         let axes: Matrix3<f64> = *rot.matrix();
         let fits = [
-            Rss::fit_along_in::<One<f64>, _>(&axes, &pts[..]),
-            Rss::fit_along_in::<Two<f64>, _>(&axes, &pts[..]),
+            Rss::fit_along_in::<f64, _>(&axes, &pts[..]),
+            Rss::fit_along_in::<<f64 as Scalar>::Pair, _>(&axes, &pts[..]),
             Rss::fit_along_stored(&axes, &pts[..], &mut FitScratch::new()),
         ];
         for f in fits {

@@ -4,7 +4,8 @@
 //! origin in `f64`).
 
 use super::Covariance;
-use crate::{Pair, Scalar, Triangle};
+use crate::lanes::{Lanes, Pair};
+use crate::{Scalar, Triangle};
 use nalgebra::{Matrix3, Point3, Vector3};
 
 /// One triangle as a uniform mass distribution over its area (Eberly
@@ -180,10 +181,8 @@ impl MomentSum {
         type P = <f64 as Scalar>::Pair;
         let a = P::new(sums[0].area, sums[1].area);
         // `a > 0` and finite: false for NaN, as the single test's `a <= 0 || !finite`.
-        let usable = P::mask_lanes(P::mask_and(
-            a.positive_mask(),
-            a.lt_mask(P::splat(f64::INFINITY)),
-        ));
+        let usable = P::and(a.gt_mask(P::splat(0.0)), a.lt_mask(P::splat(f64::INFINITY)));
+        let usable = [P::flag(usable, 0), P::flag(usable, 1)];
         let ia = P::splat(1.0) / a;
         let m: [P; 3] = core::array::from_fn(|k| P::new(sums[0].first[k], sums[1].first[k]) * ia);
         let [xx, yy, zz, xy, xz, yz]: [P; 6] =

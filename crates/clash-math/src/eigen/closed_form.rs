@@ -1,10 +1,10 @@
 //! The closed-form solve for fitting, where speed matters more than the
 //! last digits: one matrix, or two side by side in the lanes of a
-//! [`Pair`](crate::Pair) (written once over [`Lanes`]).
+//! [`Pair`] (written once over [`Lanes`]).
 
 use super::SymmetricEigen3;
-use super::lanes::{Lanes, Two};
-use crate::{Pair, Scalar};
+use crate::Scalar;
+use crate::lanes::{Lanes, Pair};
 use nalgebra::{Matrix3, Vector3};
 
 /// Eigen-decomposition of the symmetric matrix `m` (only its upper
@@ -57,8 +57,8 @@ pub fn symmetric_eigen_closed_form<T: Scalar>(m: &Matrix3<T>) -> SymmetricEigen3
 #[inline]
 pub fn symmetric_eigen_closed_form_x2<T: Scalar>(m: [&Matrix3<T>; 2]) -> [SymmetricEigen3<T>; 2] {
     let [u0, u1] = m.map(upper_triangle);
-    let upper = core::array::from_fn(|i| Two::<T>(T::Pair::new(u0[i], u1[i])));
-    let (values, vectors) = closed_form::<T, Two<T>>(upper);
+    let upper = core::array::from_fn(|i| T::Pair::new(u0[i], u1[i]));
+    let (values, vectors) = closed_form::<T, T::Pair>(upper);
     let solve = |l: usize| SymmetricEigen3 {
         values: Vector3::from_fn(|i, _| values[i].lane(l)),
         vectors: Matrix3::from_fn(|r, c| vectors[c][r].lane(l)),

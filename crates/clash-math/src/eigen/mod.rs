@@ -1,7 +1,7 @@
 //! Eigen-decomposition of symmetric 3x3 matrices: by cyclic Jacobi rotations
 //! (Ericson, RTCD §4.3.3, `jacobi.rs`), and in closed form for fitting,
 //! where speed matters more than the last digits (`closed_form.rs`: one
-//! matrix, or two side by side in the lanes of `lanes.rs`).
+//! matrix, or two side by side in the lanes of [`crate::lanes`]).
 
 use crate::Scalar;
 use nalgebra::{Matrix3, Vector3};
@@ -25,7 +25,6 @@ pub const MAX_SWEEPS: u32 = 50;
 
 mod closed_form;
 mod jacobi;
-mod lanes;
 
 pub use closed_form::{symmetric_eigen_closed_form, symmetric_eigen_closed_form_x2};
 pub use jacobi::jacobi_eigen;

@@ -1,9 +1,9 @@
 //! The passes of the OBB and RSS fits over their points, written once
-//! over [`Lanes`]: one point at a time ([`One`], for the few points of a
-//! tree's small nodes, where setting up lanes costs more than it saves) or
-//! two points at a time in [`Scalar::Pair`] lanes ([`Two`]: one SSE2
+//! over [`Lanes`]: one point at a time (the scalar itself, for the few
+//! points of a tree's small nodes, where setting up lanes costs more than
+//! it saves) or two points at a time in [`Scalar::Pair`] lanes (one SSE2
 //! register per coordinate for `f64` on x86_64). Lane arithmetic rounds
-//! exactly as the scalar does (see [`clash_math::pair`]), so a containment
+//! exactly as the scalar does (see [`clash_math::lanes`]), so a containment
 //! pass evaluates, in each lane, the very expression `contains_point`
 //! evaluates, and its answer does not depend on which lane a point takes.
 //!
@@ -20,13 +20,16 @@
 //! after the passes are then written over [`Lanes`] too, and each lane's
 //! answer is the single fit's, bit for bit.
 //!
-//! This file holds the lanes ([`One`], [`Two`]) and the frame a pass
-//! projects on ([`Frame`]); the passes themselves are in `passes.rs`.
+//! This file holds what the passes add to [`Lanes`] (visiting a point set
+//! in lanes, [`each`], and reducing lanes, [`low`] and [`high`]) and the
+//! frame a pass projects on ([`Frame`]); the passes themselves are in
+//! `passes.rs`.
 
 mod passes;
 
 use crate::fit::point_set::PointSet;
-use clash_math::{Matrix3, Pair, Point3, Scalar};
+use clash_math::lanes::{Lanes, Pair};
+use clash_math::{Matrix3, Point3, Scalar};
 use core::ops::{Add, Mul, Sub};
 pub(crate) use passes::{
     Across, AcrossSets, Coordinates, OneSet, PullIn, Recomputed, spans_and_reach,
@@ -36,158 +39,47 @@ pub(crate) use passes::{
 /// Sets of at most this many points are visited one point at a time.
 pub(crate) const FEW: usize = 4;
 
-/// One coordinate of one or more points, with the arithmetic of the scalar.
-pub(crate) trait Lanes<T: Scalar>:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
-{
-    /// `x` in every lane.
-    fn splat(x: T) -> Self;
-    /// Lane-wise `if o < self { o } else { self }` ([`Scalar::min_of`]).
-    fn min(self, o: Self) -> Self;
-    /// Lane-wise `if o > self { o } else { self }` ([`Scalar::max_of`]).
-    fn max(self, o: Self) -> Self;
-    /// Lane-wise absolute value.
-    fn abs(self) -> Self;
-    /// Lane-wise square root.
-    fn sqrt(self) -> Self;
-    /// The smallest lane, `-0.0` made `0.0`.
-    fn low(self) -> T;
-    /// The largest lane, `-0.0` made `0.0`.
-    fn high(self) -> T;
-    /// Lane `i` (`0` for [`One`]).
-    fn lane(self, i: usize) -> T;
-    /// Calls `f` on the coordinates of the points, as many points at a
-    /// time as there are lanes (an odd point out fills both lanes).
-    fn each<P: PointSet<T> + ?Sized>(points: &P, f: impl FnMut([Self; 3]));
-}
-
-/// One point at a time.
-#[derive(Clone, Copy)]
-pub(crate) struct One<T>(T);
-
-/// Two points at a time.
-#[derive(Clone, Copy)]
-pub(crate) struct Two<T: Scalar>(T::Pair);
-
-macro_rules! lane_ops {
-    ($name:ident) => {
-        impl<T: Scalar> Add for $name<T> {
-            type Output = Self;
-            #[inline(always)]
-            fn add(self, o: Self) -> Self {
-                Self(self.0 + o.0)
-            }
-        }
-        impl<T: Scalar> Sub for $name<T> {
-            type Output = Self;
-            #[inline(always)]
-            fn sub(self, o: Self) -> Self {
-                Self(self.0 - o.0)
-            }
-        }
-        impl<T: Scalar> Mul for $name<T> {
-            type Output = Self;
-            #[inline(always)]
-            fn mul(self, o: Self) -> Self {
-                Self(self.0 * o.0)
-            }
-        }
-    };
-}
-lane_ops!(One);
-lane_ops!(Two);
-
-impl<T: Scalar> Lanes<T> for One<T> {
-    #[inline(always)]
-    fn splat(x: T) -> Self {
-        Self(x)
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        Self(self.0.min_of(o.0))
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        Self(self.0.max_of(o.0))
-    }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        Self(self.0.abs())
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        Self(self.0.sqrt())
-    }
-    #[inline(always)]
-    fn low(self) -> T {
-        self.0 + T::ZERO
-    }
-    #[inline(always)]
-    fn high(self) -> T {
-        self.0 + T::ZERO
-    }
-    #[inline(always)]
-    fn lane(self, _: usize) -> T {
-        self.0
-    }
-    #[inline(always)]
-    fn each<P: PointSet<T> + ?Sized>(points: &P, mut f: impl FnMut([Self; 3])) {
-        points.each(|p| f([Self(p.x), Self(p.y), Self(p.z)]));
-    }
-}
-
-impl<T: Scalar> Lanes<T> for Two<T> {
-    #[inline(always)]
-    fn splat(x: T) -> Self {
-        Self(T::Pair::splat(x))
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        Self(self.0.min(o.0))
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        Self(self.0.max(o.0))
-    }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        Self(self.0.abs())
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        Self(self.0.sqrt())
-    }
-    #[inline(always)]
-    fn low(self) -> T {
-        let [a, b] = self.0.lanes();
-        a.min_of(b) + T::ZERO
-    }
-    #[inline(always)]
-    fn high(self) -> T {
-        let [a, b] = self.0.lanes();
-        a.max_of(b) + T::ZERO
-    }
-    #[inline(always)]
-    fn lane(self, i: usize) -> T {
-        self.0.lanes()[i]
-    }
-    #[inline(always)]
-    fn each<P: PointSet<T> + ?Sized>(points: &P, mut f: impl FnMut([Self; 3])) {
-        points.each_pair(|[x, y, z]| f([Self(x), Self(y), Self(z)]));
-    }
-}
-
-/// Two points: their x, y and z lanes.
-pub(crate) type Points2<T> = [<T as Scalar>::Pair; 3];
-
-/// The lanes of points `a` and `b`.
+/// The smallest lane of `x`, `-0.0` made `0.0`.
 #[inline(always)]
-pub(crate) fn pair_of<T: Scalar>(a: &Point3<T>, b: &Point3<T>) -> Points2<T> {
-    [
-        T::Pair::new(a.x, b.x),
-        T::Pair::new(a.y, b.y),
-        T::Pair::new(a.z, b.z),
-    ]
+pub(crate) fn low<T: Scalar, L: Lanes<T>>(x: L) -> T {
+    let mut m = x.lane(0);
+    for l in 1..L::N {
+        m = m.min_of(x.lane(l));
+    }
+    m + T::ZERO
+}
+
+/// The largest lane of `x`, `-0.0` made `0.0`.
+#[inline(always)]
+pub(crate) fn high<T: Scalar, L: Lanes<T>>(x: L) -> T {
+    let mut m = x.lane(0);
+    for l in 1..L::N {
+        m = m.max_of(x.lane(l));
+    }
+    m + T::ZERO
+}
+
+/// Calls `f` on the coordinates of the points, one point at a time in one
+/// lane ([`PointSet::each`]) or two at a time in two
+/// ([`PointSet::each_pair`]: an odd point out fills both lanes).
+#[inline(always)]
+pub(crate) fn each<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized>(
+    points: &P,
+    mut f: impl FnMut([L; 3]),
+) {
+    if L::N == 1 {
+        points.each(|p| f(splat_point(p)));
+    } else {
+        points.each_pair(f);
+    }
+}
+
+/// The coordinates of points `a` (lane 0) and `b` (the other lanes: lane
+/// 1 of a pair).
+#[inline(always)]
+pub(crate) fn pair_of<T: Scalar, L: Lanes<T>>(a: &Point3<T>, b: &Point3<T>) -> [L; 3] {
+    let two = |x: T, y: T| L::from_fn(|l| if l == 0 { x } else { y });
+    [two(a.x, b.x), two(a.y, b.y), two(a.z, b.z)]
 }
 
 /// `p` in every lane.
@@ -216,16 +108,15 @@ impl<L> Frame<L> {
             col: core::array::from_fn(|k| core::array::from_fn(|i| L::splat(axes[(i, k)]))),
         }
     }
-}
 
-impl<T: Scalar> Frame<Two<T>> {
     /// Two frames side by side: lane 0 holds `axes[0]`, lane 1 `axes[1]`.
-    pub(crate) fn across(axes: [&Matrix3<T>; 2]) -> Self {
+    pub(crate) fn across<T: Scalar>(axes: [&Matrix3<T>; 2]) -> Self
+    where
+        L: Pair<T>,
+    {
         let [a, b] = axes;
         Self {
-            col: core::array::from_fn(|k| {
-                core::array::from_fn(|i| Two(T::Pair::new(a[(i, k)], b[(i, k)])))
-            }),
+            col: core::array::from_fn(|k| core::array::from_fn(|i| L::new(a[(i, k)], b[(i, k)]))),
         }
     }
 }

@@ -2,9 +2,10 @@
 //! the extents and reach of the first pass (one set, or two side by side,
 //! [`Across`]), and the RSS fit's rim and rectangle passes ([`PullIn`]).
 
-use super::{Frame, Lanes, One, Two, pair_of, splat_point, sub};
+use super::{Frame, each, high, low, pair_of, splat_point, sub};
 use crate::IndexedPoints;
 use crate::fit::point_set::PointSet;
+use clash_math::lanes::Lanes;
 use clash_math::{Point3, Scalar, Vector3};
 use core::marker::PhantomData;
 
@@ -33,9 +34,9 @@ pub(crate) fn spans_and_reach_keeping<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?
     let within = Within(points, PhantomData);
     let (lo, hi, reach) = extents_in_lanes(frame, &splat_point(origin), &within, keep);
     (
-        Vector3::new(lo[0].low(), lo[1].low(), lo[2].low()),
-        Vector3::new(hi[0].high(), hi[1].high(), hi[2].high()),
-        reach.high(),
+        Vector3::new(low(lo[0]), low(lo[1]), low(lo[2])),
+        Vector3::new(high(hi[0]), high(hi[1]), high(hi[2])),
+        high(reach),
     )
 }
 
@@ -57,10 +58,10 @@ fn extents_in_lanes<T: Scalar, L: Lanes<T>, S: Coordinates<L> + ?Sized>(
         let u = frame.project(&d);
         keep(u);
         for k in 0..3 {
-            lo[k] = lo[k].min(u[k]);
-            hi[k] = hi[k].max(u[k]);
+            lo[k] = lo[k].min_of(u[k]);
+            hi[k] = hi[k].max_of(u[k]);
         }
-        reach = reach.max((d[0].abs() + d[1].abs()) + d[2].abs());
+        reach = reach.max_of((d[0].abs() + d[1].abs()) + d[2].abs());
     });
     (lo, hi, reach)
 }
@@ -74,17 +75,17 @@ pub(crate) trait Coordinates<L> {
     fn each(&self, f: impl FnMut([L; 3]));
 }
 
-/// The points of one set, as many at a time as `L` has lanes ([`Lanes::each`]).
+/// The points of one set, as many at a time as `L` has lanes ([`each`]).
 struct Within<'a, T, P: ?Sized>(&'a P, PhantomData<T>);
 
 impl<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized> Coordinates<L> for Within<'_, T, P> {
     #[inline(always)]
     fn each(&self, f: impl FnMut([L; 3])) {
-        L::each(self.0, f);
+        each(self.0, f);
     }
 }
 
-/// Two point sets side by side in [`Two`] lanes: lane 0 visits the first
+/// Two point sets side by side in [`Scalar::Pair`] lanes: lane 0 visits the first
 /// set's points and lane 1 the second's, in order, and the shorter set's
 /// last point is visited again until the longer set ends (a repeated point
 /// changes no extent). How a tree builder fits a node's two children at
@@ -92,23 +93,23 @@ impl<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized> Coordinates<L> for Within<
 #[derive(Clone, Copy)]
 pub(crate) struct Across<'a, T: Scalar>(pub [IndexedPoints<'a, T>; 2]);
 
-impl<T: Scalar> Coordinates<Two<T>> for Across<'_, T> {
+impl<T: Scalar> Coordinates<T::Pair> for Across<'_, T> {
     #[inline(always)]
-    fn each(&self, mut f: impl FnMut([Two<T>; 3])) {
+    fn each(&self, mut f: impl FnMut([T::Pair; 3])) {
         let [a, b] = &self.0;
         let (na, nb) = (a.len(), b.len());
         for i in 0..na.max(nb) {
             let (p, q) = (a.point(i.min(na - 1)), b.point(i.min(nb - 1)));
-            f(pair_of(&p, &q).map(Two));
+            f(pair_of(&p, &q));
         }
     }
 }
 
 impl<T: Scalar> Across<'_, T> {
     /// Each set's first point, lane by lane.
-    pub(crate) fn origin(&self) -> [Two<T>; 3] {
+    pub(crate) fn origin(&self) -> [T::Pair; 3] {
         let [a, b] = &self.0;
-        pair_of(&a.first(), &b.first()).map(Two)
+        pair_of(&a.first(), &b.first())
     }
 }
 
@@ -118,12 +119,12 @@ impl<T: Scalar> Across<'_, T> {
 /// lane (its first point), `-0.0` made `0.0`.
 #[inline(always)]
 pub(crate) fn spans_and_reach_across<T: Scalar>(
-    frame: &Frame<Two<T>>,
-    origin: &[Two<T>; 3],
+    frame: &Frame<T::Pair>,
+    origin: &[T::Pair; 3],
     sets: &Across<'_, T>,
-    keep: impl FnMut([Two<T>; 3]),
-) -> ([Two<T>; 3], [Two<T>; 3], Two<T>) {
-    let zero = Two::splat(T::ZERO);
+    keep: impl FnMut([T::Pair; 3]),
+) -> ([T::Pair; 3], [T::Pair; 3], T::Pair) {
+    let zero = T::Pair::splat(T::ZERO);
     let (lo, hi, reach) = extents_in_lanes(frame, origin, sets, keep);
     (lo.map(|x| x + zero), hi.map(|x| x + zero), reach + zero)
 }
@@ -140,7 +141,7 @@ impl<T: Scalar, L: Lanes<T>, P: PointSet<T> + ?Sized> Coordinates<L> for Recompu
     #[inline(always)]
     fn each(&self, mut f: impl FnMut([L; 3])) {
         let o = splat_point::<T, L>(&self.origin);
-        L::each(self.points, |p| f(self.frame.project(&sub(&p, &o))));
+        each(self.points, |p| f(self.frame.project(&sub(&p, &o))));
     }
 }
 
@@ -186,10 +187,10 @@ fn rim_bounds_in_lanes<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
     let mut lo = [L::splat(T::INFINITY); 2];
     coords.each(|w| {
         let v = sub(&w, s);
-        let t = (r2 - v[2] * v[2]).max(zero).sqrt();
+        let t = (r2 - v[2] * v[2]).max_of(zero).sqrt();
         for k in 0..2 {
-            hi[k] = hi[k].max(v[k] - t);
-            lo[k] = lo[k].min(v[k] + t);
+            hi[k] = hi[k].max_of(v[k] - t);
+            lo[k] = lo[k].min_of(v[k] + t);
         }
     });
     (hi, lo)
@@ -210,18 +211,18 @@ fn rectangle_reach_in_lanes<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized>(
     let mut d = zero;
     coords.each(|w| {
         let v = sub(&w, s);
-        let e0 = (v[0].abs() - half[0]).max(zero);
-        let e1 = (v[1].abs() - half[1]).max(zero);
-        d = d.max((e0 * e0 + e1 * e1) + v[2] * v[2]);
+        let e0 = (v[0].abs() - half[0]).max_of(zero);
+        let e1 = (v[1].abs() - half[1]).max_of(zero);
+        d = d.max_of((e0 * e0 + e1 * e1) + v[2] * v[2]);
     });
     d
 }
 
 /// The RSS fit's later passes ([`rim_bounds_in_lanes`] as `(upper, lower)`
 /// and [`rectangle_reach_in_lanes`]) with their inputs and answers in lanes
-/// `M`: one set's answers in [`One`] ([`OneSet`], reduced over the lanes its
-/// coordinates take), or two sets' side by side in [`Two`] ([`AcrossSets`]),
-/// `-0.0` made `0.0` either way.
+/// `M`: one set's answers in one lane, the scalar ([`OneSet`], reduced over
+/// the lanes its coordinates take), or two sets' side by side in
+/// [`Scalar::Pair`] lanes ([`AcrossSets`]), `-0.0` made `0.0` either way.
 pub(crate) trait PullIn<M> {
     /// Per side `k`, the largest `v_k - t` and the smallest `v_k + t`.
     fn rim_bounds(&self, s: &[M; 3], r: M) -> ([M; 2], [M; 2]);
@@ -232,32 +233,32 @@ pub(crate) trait PullIn<M> {
 /// One set's coordinates in lanes `L`.
 pub(crate) struct OneSet<'a, L, C: ?Sized>(pub &'a C, pub PhantomData<L>);
 
-impl<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized> PullIn<One<T>> for OneSet<'_, L, C> {
+impl<T: Scalar, L: Lanes<T>, C: Coordinates<L> + ?Sized> PullIn<T> for OneSet<'_, L, C> {
     #[inline(always)]
-    fn rim_bounds(&self, s: &[One<T>; 3], r: One<T>) -> ([One<T>; 2], [One<T>; 2]) {
-        let s = s.map(|x| L::splat(x.0));
-        let (hi, lo) = rim_bounds_in_lanes(self.0, &s, L::splat(r.0));
-        (hi.map(|x| One(x.high())), lo.map(|x| One(x.low())))
+    fn rim_bounds(&self, s: &[T; 3], r: T) -> ([T; 2], [T; 2]) {
+        let s = s.map(L::splat);
+        let (hi, lo) = rim_bounds_in_lanes(self.0, &s, L::splat(r));
+        (hi.map(high), lo.map(low))
     }
     #[inline(always)]
-    fn rectangle_reach(&self, s: &[One<T>; 3], half: [One<T>; 2]) -> One<T> {
-        let s = s.map(|x| L::splat(x.0));
-        One(rectangle_reach_in_lanes(self.0, &s, half.map(|x| L::splat(x.0))).high())
+    fn rectangle_reach(&self, s: &[T; 3], half: [T; 2]) -> T {
+        let s = s.map(L::splat);
+        high(rectangle_reach_in_lanes(self.0, &s, half.map(L::splat)))
     }
 }
 
 /// Two sets' coordinates side by side, as [`spans_and_reach_across`] stored them.
-pub(crate) struct AcrossSets<'a, T: Scalar>(pub &'a [[Two<T>; 3]]);
+pub(crate) struct AcrossSets<'a, T: Scalar>(pub &'a [[T::Pair; 3]]);
 
-impl<T: Scalar> PullIn<Two<T>> for AcrossSets<'_, T> {
+impl<T: Scalar> PullIn<T::Pair> for AcrossSets<'_, T> {
     #[inline(always)]
-    fn rim_bounds(&self, s: &[Two<T>; 3], r: Two<T>) -> ([Two<T>; 2], [Two<T>; 2]) {
-        let zero = Two::splat(T::ZERO);
+    fn rim_bounds(&self, s: &[T::Pair; 3], r: T::Pair) -> ([T::Pair; 2], [T::Pair; 2]) {
+        let zero = T::Pair::splat(T::ZERO);
         let (hi, lo) = rim_bounds_in_lanes(self.0, s, r);
         (hi.map(|x| x + zero), lo.map(|x| x + zero))
     }
     #[inline(always)]
-    fn rectangle_reach(&self, s: &[Two<T>; 3], half: [Two<T>; 2]) -> Two<T> {
-        rectangle_reach_in_lanes(self.0, s, half) + Two::splat(T::ZERO)
+    fn rectangle_reach(&self, s: &[T::Pair; 3], half: [T::Pair; 2]) -> T::Pair {
+        rectangle_reach_in_lanes(self.0, s, half) + T::Pair::splat(T::ZERO)
     }
 }

@@ -1,10 +1,13 @@
 use super::*;
 use crate::{BoundingVolume, IndexedPoints, Obb, Rss};
 use clash_math::{Rotation3, Scalar, Vector3};
+
+/// The two lanes of a pair.
+type Two<T> = <T as Scalar>::Pair;
 use rand::{RngExt, SeedableRng};
 
 fn lane_bits<T: Scalar>(x: Two<T>) -> [u64; 2] {
-    x.0.lanes().map(|v| v.to_f64().to_bits())
+    x.lanes().map(|v| v.to_f64().to_bits())
 }
 
 /// Lane results equal the scalar expressions bit for bit, one point at
@@ -26,17 +29,17 @@ fn lanes_round_as_the_scalar_expressions() {
             let p = Point3::new(c.x + r(scale), c.y + r(scale), c.z + r(scale));
             let q = Point3::new(c.x + r(2.0 * scale), c.y + r(scale), c.z + r(scale));
             let two = Frame::<Two<T>>::new(&axes);
-            let one = Frame::<One<T>>::new(&axes);
-            let lanes = pair_of(&p, &q).map(Two::<T>);
+            let one = Frame::<T>::new(&axes);
+            let lanes: [Two<T>; 3] = pair_of(&p, &q);
             let u = two.project(&sub(&lanes, &splat_point(&c)));
             for (lane, x) in [p, q].iter().enumerate() {
                 let want = axes.tr_mul(&(x - c));
-                let single = [One(x.x), One(x.y), One(x.z)];
+                let single = [x.x, x.y, x.z];
                 let u1 = one.project(&sub(&single, &splat_point(&c)));
                 for k in 0..3 {
                     let bits = want[k].to_f64().to_bits();
-                    assert_eq!(lane_bits(u[k])[lane], bits);
-                    assert_eq!(u1[k].0.to_f64().to_bits(), bits);
+                    assert_eq!(lane_bits::<T>(u[k])[lane], bits);
+                    assert_eq!(u1[k].to_f64().to_bits(), bits);
                 }
             }
         }
@@ -72,7 +75,7 @@ fn extents_ignore_order_repeats_and_lane_width() {
     ] {
         for got in [
             spans(&Frame::<Two<f64>>::new(&identity), &origin, &set[..]),
-            spans(&Frame::<One<f64>>::new(&identity), &origin, &set[..]),
+            spans(&Frame::<f64>::new(&identity), &origin, &set[..]),
         ] {
             for k in 0..3 {
                 assert_eq!(got.0[k].to_bits(), want.0[k].to_bits());
@@ -101,12 +104,12 @@ fn fits_agree_across_lane_widths() {
                 .map(|_| Point3::new(r(1.0), r(1.0), r(1.0) * flat))
                 .collect();
             let (a, b) = (
-                Obb::from_axes_in::<One<T>, _>(&axes, &pts[..]),
+                Obb::from_axes_in::<T, _>(&axes, &pts[..]),
                 Obb::from_axes_in::<Two<T>, _>(&axes, &pts[..]),
             );
             assert_eq!(format!("{a:?}"), format!("{b:?}"));
             let (a, b) = (
-                Rss::fit_along_in::<One<T>, _>(&axes, &pts[..]),
+                Rss::fit_along_in::<T, _>(&axes, &pts[..]),
                 Rss::fit_along_in::<Two<T>, _>(&axes, &pts[..]),
             );
             assert_eq!(format!("{a:?}"), format!("{b:?}"));

@@ -1,12 +1,15 @@
 //! OBB/OBB separating-axis test with the robustness epsilon of RTCD
 //! §4.4.1–4.4.2 (Gottschalk's 15 axes, evaluated in the first box's frame),
-//! written once over the lanes of `lanes.rs` (one box pair, or two); the
-//! four-lane two-by-two test is `quad.rs`.
-mod lanes;
+//! written once over [`Lanes`]: one box pair (the scalar itself), two (the
+//! scalar's [`Pair`]) or four (`quad.rs`, the two-by-two test).
 
 use crate::{Obb, RelativePose};
-use clash_math::{Matrix3, Pair, Scalar, Vector3};
-pub(crate) use lanes::{Lanes, X2};
+use clash_math::lanes::{Lanes, Pair};
+use clash_math::{Matrix3, Scalar, Vector3};
+
+/// Two box pairs side by side, in the scalar's [`Pair`] lanes (SSE2 for
+/// `f64` on x86_64).
+type X2<T> = <T as Scalar>::Pair;
 
 /// The epsilon added to `|R|` (RTCD §4.4.2): when an edge of A is nearly
 /// parallel to an edge of B their cross product is nearly zero and rounding
@@ -46,8 +49,8 @@ pub(crate) fn sat_overlap<T: Scalar>(
 pub(crate) fn coordinate_magnitude<T: Scalar, L: Lanes<T>>(b_center: [L; 3], translation: T) -> L {
     b_center[0]
         .abs()
-        .max(b_center[1].abs())
-        .max(b_center[2].abs())
+        .max_of(b_center[1].abs())
+        .max_of(b_center[2].abs())
         + L::splat(translation)
 }
 
@@ -68,7 +71,8 @@ pub(crate) fn sat_separated<T: Scalar, L: Lanes<T>>(
     coords: L,
 ) -> L::Mask {
     let eps = L::splat(sat_epsilon::<T>());
-    let amax = |v: [L; 3]| v[0].abs().max(v[1].abs()).max(v[2].abs());
+    let zero = L::splat(T::ZERO);
+    let amax = |v: [L; 3]| v[0].abs().max_of(v[1].abs()).max_of(v[2].abs());
     let slack = (amax(t) + amax(a) + amax(b) + coords * L::splat(T::lit(0.25))) * eps;
     let [a0, a1, a2] = a;
     let [b0, b1, b2] = b;
@@ -79,7 +83,7 @@ pub(crate) fn sat_separated<T: Scalar, L: Lanes<T>>(
     let (q20, q21, q22) = (r20.abs() + eps, r21.abs() + eps, r22.abs() + eps);
     // Lanes where the axis with projected offset `tl` and radii `ra`, `rb`
     // separates the boxes.
-    let separates = |tl: L, ra: L, rb: L| (tl.abs() - (ra + rb) - slack).positive();
+    let separates = |tl: L, ra: L, rb: L| (tl.abs() - (ra + rb) - slack).gt_mask(zero);
     let three = |x: L::Mask, y: L::Mask, z: L::Mask| L::or(L::or(x, y), z);
     // Axes of A.
     let mut done = three(
@@ -341,20 +345,20 @@ impl<T: Scalar> Obb<T> {
     #[inline(always)]
     fn axes_x2(o: [&Self; 2]) -> [[X2<T>; 3]; 3] {
         core::array::from_fn(|i| {
-            core::array::from_fn(|j| X2::new(o[0].axes[(i, j)], o[1].axes[(i, j)]))
+            core::array::from_fn(|j| T::Pair::new(o[0].axes[(i, j)], o[1].axes[(i, j)]))
         })
     }
 
     /// The centres of two boxes as lanes.
     #[inline(always)]
     fn center_x2(o: [&Self; 2]) -> [X2<T>; 3] {
-        core::array::from_fn(|i| X2::new(o[0].center[i], o[1].center[i]))
+        core::array::from_fn(|i| T::Pair::new(o[0].center[i], o[1].center[i]))
     }
 
     /// The half-extents of two boxes as lanes.
     #[inline(always)]
     fn half_extents_x2(o: [&Self; 2]) -> [X2<T>; 3] {
-        core::array::from_fn(|i| X2::new(o[0].half_extents[i], o[1].half_extents[i]))
+        core::array::from_fn(|i| T::Pair::new(o[0].half_extents[i], o[1].half_extents[i]))
     }
 
     /// [`sat_separated`] on two lanes, as overlap flags.
@@ -366,8 +370,8 @@ impl<T: Scalar> Obb<T> {
         t: [X2<T>; 3],
         coords: X2<T>,
     ) -> [bool; 2] {
-        let sep = T::Pair::mask_lanes(sat_separated::<T, X2<T>>(ha, hb, r, t, coords));
-        [!sep[0], !sep[1]]
+        let sep = sat_separated::<T, X2<T>>(ha, hb, r, t, coords);
+        [!X2::<T>::flag(sep, 0), !X2::<T>::flag(sep, 1)]
     }
 
     /// [`BoundingVolume::overlaps_relative`] for boxes: `other` placed by

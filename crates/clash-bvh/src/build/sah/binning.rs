@@ -1,7 +1,7 @@
 //! Binning a node's boxes by key on all three axes, and the cheapest
 //! plane of a binning (Wald 2007).
 
-use super::boxes::{KeyBounds, Lanes, empty_lanes, grow_lanes, keys, union_of};
+use super::boxes::{BoxLanes, KeyBounds, empty_lanes, grow_lanes, keys, union_of};
 use super::prims::SahPrims;
 use super::{CHUNK, PARALLEL_SPLIT};
 use clash_math::Scalar;
@@ -11,7 +11,7 @@ use rayon::prelude::*;
 /// key falls in it and their count.
 #[derive(Clone, Copy)]
 struct Bins<T: Scalar, const N: usize> {
-    boxes: [[Lanes<T>; N]; 3],
+    boxes: [[BoxLanes<T>; N]; 3],
     counts: [[u32; N]; 3],
 }
 
@@ -94,7 +94,7 @@ impl<T: Scalar> Grid<T> {
     /// and counts merge exactly): consecutive boxes often fall in the same
     /// bins, and one set would chain each update on the store before it.
     #[inline(always)]
-    fn fill<const N: usize>(&self, boxes: &[Lanes<T>], codes: &mut [u32], out: &mut Bins<T, N>) {
+    fn fill<const N: usize>(&self, boxes: &[BoxLanes<T>], codes: &mut [u32], out: &mut Bins<T, N>) {
         if boxes.len() < TWO_SETS_MIN {
             for (b, code) in boxes.iter().zip(codes.iter_mut()) {
                 self.bin_one(b, code, out);
@@ -116,7 +116,7 @@ impl<T: Scalar> Grid<T> {
 
     /// Bins one box into `out` and records its bin numbers in `code`.
     #[inline(always)]
-    fn bin_one<const N: usize>(&self, b: &Lanes<T>, code: &mut u32, out: &mut Bins<T, N>) {
+    fn bin_one<const N: usize>(&self, b: &BoxLanes<T>, code: &mut u32, out: &mut Bins<T, N>) {
         // The three bins first (four lanes, one vector), then the
         // updates: the box stays in registers.
         let b = *b;
@@ -148,7 +148,7 @@ const TWO_SETS_MIN: usize = 256;
 pub(super) fn best_plane<T: Scalar, const N: usize>(
     prims: &mut SahPrims<'_, T>,
     grid: &Grid<T>,
-) -> Option<(usize, usize, Lanes<T>, Lanes<T>)> {
+) -> Option<(usize, usize, BoxLanes<T>, BoxLanes<T>)> {
     if !grid.live.iter().any(|&l| l) {
         return None;
     }

@@ -3,7 +3,7 @@
 //! parallel with `rayon::join` and bit-identical on any number of threads.
 //!
 //! The builder permutes only each triangle's box (in the lane layout of
-//! [`Lanes`]) and its id; the triangles are gathered into leaf order at the
+//! [`BoxLanes`]) and its id; the triangles are gathered into leaf order at the
 //! end, straight from the mesh. Every node's exact corner bounds come from
 //! the split of its parent (the bins, or the sweep), so no node is fitted
 //! during the build: AABB trees with the default fit take them as their
@@ -41,7 +41,7 @@ mod tests;
 
 use crate::Node;
 use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRESHOLD, SplitRule};
-use boxes::{KeyBounds, Lanes, corner_lanes, lanes_to_aabb};
+use boxes::{BoxLanes, KeyBounds, corner_lanes, lanes_to_aabb};
 use clash_bv::{FitError, FitVolume};
 use clash_math::{Scalar, Triangle};
 use fit::{SummedFit, Topo};
@@ -83,7 +83,7 @@ pub(crate) fn fold_chunks<R: Send>(
 #[derive(Clone, Copy)]
 pub(crate) struct RawNode<T: Scalar> {
     /// Exact bounds of the node's triangles' corners.
-    pub bounds: Lanes<T>,
+    pub bounds: BoxLanes<T>,
     /// Leaf-order position of its first triangle.
     pub first: u32,
     /// Number of triangles below it.
@@ -115,7 +115,7 @@ impl SahBuilder {
         mut prims: SahPrims<'_, T>,
         first: u32,
         depth: u32,
-        bounds: Lanes<T>,
+        bounds: BoxLanes<T>,
         cents: KeyBounds<T>,
     ) -> Runs<T> {
         let n = prims.len();
@@ -152,7 +152,7 @@ impl SahBuilder {
         mut prims: SahPrims<'_, T>,
         first: u32,
         depth: u32,
-        bounds: Lanes<T>,
+        bounds: BoxLanes<T>,
         cents: KeyBounds<T>,
         run: &mut Vec<RawNode<T>>,
     ) {
@@ -199,13 +199,13 @@ pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
     let CornerSource { vertices, indices } = corners;
     let n = indices.len();
     let v = |i: u32| &vertices[i as usize];
-    let mut boxes: Vec<Lanes<T>> = indices
+    let mut boxes: Vec<BoxLanes<T>> = indices
         .par_iter()
         .map(|&[a, b, c]| corner_lanes(v(a), v(b), v(c)))
         .collect();
     let mut ids: Vec<u32> = (0..n as u32).into_par_iter().collect();
     // Zeroed allocations: pages are only touched by the passes that use them.
-    let mut alt_boxes: Vec<Lanes<T>> = vec![[T::ZERO; 8]; n];
+    let mut alt_boxes: Vec<BoxLanes<T>> = vec![[T::ZERO; 8]; n];
     let mut alt_ids: Vec<u32> = vec![0; n];
     let mut codes: Vec<u32> = vec![0; n];
     let prims = SahPrims {

@@ -2,7 +2,7 @@
 //! recorded bin numbers: in place, or stable and in chunked parallel
 //! passes.
 
-use super::boxes::{KeyBounds, Lanes, grow_lanes, union_of};
+use super::boxes::{BoxLanes, KeyBounds, grow_lanes, union_of};
 use super::{CHUNK, fold_chunks};
 use clash_math::Scalar;
 use rayon::prelude::*;
@@ -15,9 +15,9 @@ use rayon::prelude::*;
 /// pair and the two pairs trade places; `swapped` records that the live
 /// pair is the scratch one, and [`Self::go_home`] moves it back.
 pub(crate) struct SahPrims<'a, T: Scalar> {
-    pub boxes: &'a mut [Lanes<T>],
+    pub boxes: &'a mut [BoxLanes<T>],
     pub ids: &'a mut [u32],
-    pub alt_boxes: &'a mut [Lanes<T>],
+    pub alt_boxes: &'a mut [BoxLanes<T>],
     pub alt_ids: &'a mut [u32],
     pub codes: &'a mut [u32],
     pub swapped: bool,
@@ -72,7 +72,7 @@ impl<'a, T: Scalar> SahPrims<'a, T> {
     }
 
     /// Bounds of the boxes and of their keys, in chunked parallel passes.
-    pub fn bounds(&self) -> (Lanes<T>, KeyBounds<T>) {
+    pub fn bounds(&self) -> (BoxLanes<T>, KeyBounds<T>) {
         let boxes = &*self.boxes;
         fold_chunks(
             boxes.len(),

@@ -2,7 +2,7 @@
 //! others (RTCD §6.2.2).
 
 use super::binning::{Grid, best_plane};
-use super::boxes::{KeyBounds, Lanes, empty_lanes, grow_lanes, half_area_lanes, union_of};
+use super::boxes::{BoxLanes, KeyBounds, empty_lanes, grow_lanes, half_area_lanes, union_of};
 use super::prims::SahPrims;
 use super::{PARALLEL_SPLIT, SWEEP_MAX};
 use clash_math::Scalar;
@@ -11,8 +11,8 @@ use clash_math::Scalar;
 /// bounds and key bounds.
 pub(crate) struct Split<T: Scalar> {
     pub k: usize,
-    pub left: Lanes<T>,
-    pub right: Lanes<T>,
+    pub left: BoxLanes<T>,
+    pub right: BoxLanes<T>,
     pub left_cents: KeyBounds<T>,
     pub right_cents: KeyBounds<T>,
 }
@@ -81,7 +81,7 @@ pub(super) fn sweep_split<T: Scalar>(prims: &mut SahPrims<'_, T>) -> Split<T> {
     if n == 2 {
         // Both splits of every axis cost the same (the two areas' sum, in
         // either order): the first axis's order decides.
-        let key = |b: &Lanes<T>| b[4] - b[0];
+        let key = |b: &BoxLanes<T>| b[4] - b[0];
         if key(&boxes[1]) < key(&boxes[0]) || (key(&boxes[1]) == key(&boxes[0]) && ids[1] < ids[0])
         {
             boxes.swap(0, 1);

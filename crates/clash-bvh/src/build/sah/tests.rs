@@ -31,12 +31,12 @@ fn bin_index_clamps() {
     assert_eq!(bin_index(254.5f32, 255.0), 254);
 }
 
-fn triangle_lanes(t: &Triangle<f32>) -> Lanes<f32> {
+fn triangle_lanes(t: &Triangle<f32>) -> BoxLanes<f32> {
     corner_lanes(&t.a, &t.b, &t.c)
 }
 
 /// Boxes of `n` small triangles scattered by a fixed hash.
-fn sah_boxes(n: usize) -> Vec<Lanes<f32>> {
+fn sah_boxes(n: usize) -> Vec<BoxLanes<f32>> {
     (0..n)
         .map(|i| {
             let h = |s: usize| ((i * 7919 + s * 104_729) % 1009) as f32 * 0.01;
@@ -57,13 +57,13 @@ fn sah_partitions_agree() {
     for n in [1, 5, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 17] {
         let boxes = sah_boxes(n);
         // Bin numbers of the key on each axis, 0..=9.
-        let code = |b: &Lanes<f32>| {
+        let code = |b: &BoxLanes<f32>| {
             let c = keys(b);
             (0..3).fold(0u32, |acc, k| acc | ((c[k] as u32 % 10) << (8 * k)))
         };
         let codes: Vec<u32> = boxes.iter().map(code).collect();
         let (axis, last_left) = (1, 4);
-        let left = |b: &Lanes<f32>| (code(b) >> 8) & 0xff <= last_left;
+        let left = |b: &BoxLanes<f32>| (code(b) >> 8) & 0xff <= last_left;
         for threads in [1, 3] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -138,7 +138,7 @@ fn sweep_split_is_the_exact_sah_split() {
             let mut boxes = sah_boxes(n);
             boxes.rotate_left(rot % n);
             let mut ids: Vec<u32> = (0..n as u32).map(|i| (i + rot as u32) % n as u32).collect();
-            let orig: Vec<(u32, Lanes<f32>)> =
+            let orig: Vec<(u32, BoxLanes<f32>)> =
                 ids.iter().copied().zip(boxes.iter().copied()).collect();
             let (mut ab, mut ai, mut c) = (vec![[0.0; 8]; n], vec![0; n], vec![0; n]);
             let mut p = SahPrims {
@@ -150,7 +150,7 @@ fn sweep_split_is_the_exact_sah_split() {
                 swapped: false,
             };
             let s = sweep_split(&mut p);
-            let cost = |l: &[Lanes<f32>], r: &[Lanes<f32>]| {
+            let cost = |l: &[BoxLanes<f32>], r: &[BoxLanes<f32>]| {
                 half_area_lanes(&union_of(l)) * l.len() as f32
                     + half_area_lanes(&union_of(r)) * r.len() as f32
             };
@@ -163,7 +163,7 @@ fn sweep_split_is_the_exact_sah_split() {
                         .total_cmp(&keys(&b.1)[axis])
                         .then(a.0.cmp(&b.0))
                 });
-                let bs: Vec<Lanes<f32>> = sorted.iter().map(|x| x.1).collect();
+                let bs: Vec<BoxLanes<f32>> = sorted.iter().map(|x| x.1).collect();
                 for k in 1..n {
                     best = best.min(cost(&bs[..k], &bs[k..]));
                 }
