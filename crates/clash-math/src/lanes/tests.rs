@@ -124,8 +124,8 @@ fn lanes_build_read_and_flag_alike() {
         for l in 0..L::N {
             assert_eq!(x.lane(l).to_bits(), vals[l].to_bits());
             let z = x.with_lane(l, -7.5);
-            for k in 0..L::N {
-                let want = if k == l { -7.5 } else { vals[k] };
+            for (k, &v) in vals.iter().enumerate().take(L::N) {
+                let want = if k == l { -7.5 } else { v };
                 assert_eq!(z.lane(k).to_bits(), want.to_bits());
             }
             let gt = x.gt_mask(y);
