@@ -31,6 +31,9 @@ pub mod predicates;
 pub mod primitives;
 mod range;
 mod scalar;
+// Internal to the clash crates: RTCD §5.1.9's closest points of segments.
+#[doc(hidden)]
+pub mod segment_segment;
 
 pub use covariance::{
     Covariance, MomentSum, MomentsAbout, TriangleMoments, covariance_of_convex_hull,
