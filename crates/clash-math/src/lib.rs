@@ -28,6 +28,9 @@ pub mod hull;
 #[doc(hidden)]
 pub mod pair;
 pub mod predicates;
+// Internal to the clash crates: the cache hints of the tree traversals.
+#[doc(hidden)]
+pub mod prefetch;
 pub mod primitives;
 mod range;
 mod scalar;

@@ -33,6 +33,7 @@ mod sse;
 
 use crate::Node;
 use crate::traverse::bv_query::PreparedRay;
+use clash_math::prefetch::{prefetch, prefetch_bytes};
 use clash_math::{Point3, Scalar, Triangle};
 use core::mem::MaybeUninit;
 
@@ -393,34 +394,6 @@ impl<T: Scalar> WideRay<T> {
 /// Most bytes of a leaf's triangles fetched ahead (larger leaves, only
 /// made at the depth limit, fetch the rest on use).
 const MAX_PREFETCH: usize = 256;
-
-/// Prefetches every cache line of `p..p + bytes` (`bytes > 0`).
-#[inline(always)]
-fn prefetch_bytes(p: *const u8, bytes: usize) {
-    let start = p as usize;
-    let first = start & !63;
-    let last = (start + bytes - 1) & !63;
-    let mut line = first;
-    while line <= last {
-        prefetch(p.wrapping_add(line.wrapping_sub(start)));
-        line += 64;
-    }
-}
-
-/// Asks the cache to fetch the line holding `p`: a hint with no effect on
-/// results, whatever `p` is.
-#[inline(always)]
-pub(crate) fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults nor reads memory
-    // into the program's state, whatever the address (Intel SDM, PREFETCHh),
-    // and SSE is part of the x86_64 baseline.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 #[cfg(test)]
 mod tests {
