@@ -37,6 +37,9 @@ mod scalar;
 // Internal to the clash crates: RTCD §5.1.9's closest points of segments.
 #[doc(hidden)]
 pub mod segment_segment;
+// Internal to the clash crates: the traversal stack of the tree descents.
+#[doc(hidden)]
+pub mod stack;
 
 pub use covariance::{
     Covariance, MomentSum, MomentsAbout, TriangleMoments, covariance_of_convex_hull,

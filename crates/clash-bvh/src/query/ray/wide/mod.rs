@@ -34,8 +34,8 @@ mod sse;
 use crate::Node;
 use crate::traverse::bv_query::PreparedRay;
 use clash_math::prefetch::{prefetch, prefetch_bytes};
+use clash_math::stack::Stack;
 use clash_math::{Point3, Scalar, Triangle};
-use core::mem::MaybeUninit;
 
 /// Children per wide node.
 pub(crate) const WIDTH: usize = 8;
@@ -212,16 +212,9 @@ impl<T: Scalar> WideBvh<T> {
         let sse = (&wr as &dyn core::any::Any)
             .downcast_ref::<WideRay<f32>>()
             .and_then(sse::SseRay::new);
-        // (child, count, entry key): count 0 for a wide node. Left
-        // uninitialised: zeroing it would cost a few percent of a query.
-        let mut stack = [MaybeUninit::<(u32, u32, T)>::uninit(); STACK];
-        stack[0].write((0, 0, T::NEG_INFINITY));
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            // SAFETY: entries `0..len + 1` were all written (the root above,
-            // then each push below writes `stack[len]` before counting it).
-            let (child, count, entry) = unsafe { stack[len].assume_init() };
+        // (child, count, entry key): count 0 for a wide node.
+        let mut stack = Stack::<(u32, u32, T), STACK>::with((0, 0, T::NEG_INFINITY));
+        while let Some((child, count, entry)) = stack.pop() {
             if entry > t_max {
                 continue;
             }
@@ -247,7 +240,7 @@ impl<T: Scalar> WideBvh<T> {
             };
             // Push the hit children sorted by decreasing entry (insertion
             // into the top of the stack), so that the nearest is popped first.
-            let base = len;
+            let base = stack.len();
             while hits != 0 {
                 let j = hits.trailing_zeros() as usize;
                 hits &= hits - 1;
@@ -265,18 +258,7 @@ impl<T: Scalar> WideBvh<T> {
                     let bytes = count as usize * core::mem::size_of::<Triangle<T>>();
                     prefetch_bytes(p, bytes.min(MAX_PREFETCH));
                 }
-                let mut i = len;
-                while i > base {
-                    // SAFETY: `base <= i - 1 < len`: written entries.
-                    let below = unsafe { stack[i - 1].assume_init() };
-                    if below.2 >= key {
-                        break;
-                    }
-                    stack[i].write(below);
-                    i -= 1;
-                }
-                stack[i].write((c, count, key));
-                len += 1;
+                stack.push_sorted(base, (c, count, key), |below| below.2 >= key);
             }
         }
     }
