@@ -159,7 +159,7 @@ mod tests {
                 let mut s = Stack::<(u32, u64), 64>::with((first, 7));
                 let mut v = vec![(first, 7u64)];
                 for _ in 0..500 {
-                    if next() % 3 != 0 && v.len() < cap {
+                    if !next().is_multiple_of(3) && v.len() < cap {
                         let e = (next(), u64::from(next()) << 20);
                         s.push(e);
                         v.push(e);
