@@ -21,7 +21,6 @@ mod broad_phase;
 mod dynamic_tree;
 mod error;
 mod handle;
-mod node_stack;
 mod pair_tracker;
 mod prefetch;
 mod slots;

@@ -1,59 +1,13 @@
-//! Closest points of two segments, RTCD §5.1.9.
+//! Distances of segments for the capsule and RSS bounds: RTCD §5.1.9's
+//! closest points ([`clash_math::segment_segment`], under its
+//! [`Tolerant`] rule), the bound on their rounding, and RTCD §5.1.2's
+//! point/segment distance.
+use clash_math::segment_segment::{Tolerant, closest_points};
 use clash_math::{Point3, Scalar, Segment};
 
-/// Closest points `(p, q)` of segments `s1` and `s2` (RTCD §5.1.9): minimise
-/// `|s1(s) - s2(t)|²` over the unit square, clamping `s`, recomputing `t`
-/// for it, and clamping back; degenerate (point) segments are handled first.
-pub(crate) fn closest_points_segment_segment<T: Scalar>(
-    s1: &Segment<T>,
-    s2: &Segment<T>,
-) -> (Point3<T>, Point3<T>) {
-    let d1 = s1.b - s1.a;
-    let d2 = s2.b - s2.a;
-    let r = s1.a - s2.a;
-    let a = d1.norm_squared();
-    let e = d2.norm_squared();
-    let f = d2.dot(&r);
-    let tiny = T::MIN_POSITIVE;
-    let (s, t);
-    if a <= tiny && e <= tiny {
-        return (s1.a, s2.a);
-    }
-    if a <= tiny {
-        s = T::ZERO;
-        t = (f / e).max_of(T::ZERO).min_of(T::ONE);
-    } else {
-        let c = d1.dot(&r);
-        if e <= tiny {
-            t = T::ZERO;
-            s = (-c / a).max_of(T::ZERO).min_of(T::ONE);
-        } else {
-            let b = d1.dot(&d2);
-            let denom = a * e - b * b;
-            // Parallel segments (denom ~ 0): any s works, take 0.
-            let mut s0 = if denom > a * e * T::EPSILON {
-                ((b * f - c * e) / denom).max_of(T::ZERO).min_of(T::ONE)
-            } else {
-                T::ZERO
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < T::ZERO {
-                t0 = T::ZERO;
-                s0 = (-c / a).max_of(T::ZERO).min_of(T::ONE);
-            } else if t0 > T::ONE {
-                t0 = T::ONE;
-                s0 = ((b - c) / a).max_of(T::ZERO).min_of(T::ONE);
-            }
-            s = s0;
-            t = t0;
-        }
-    }
-    (s1.a + d1 * s, s2.a + d2 * t)
-}
-
-/// Distance between two segments.
+/// Distance between two segments, from their closest points (RTCD §5.1.9).
 pub(crate) fn segment_segment_distance<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> T {
-    let (p, q) = closest_points_segment_segment(s1, s2);
+    let (p, q) = closest_points::<T, Tolerant>(s1, s2);
     (p - q).norm()
 }
 

@@ -29,9 +29,18 @@ pub mod hull;
 #[doc(hidden)]
 pub mod lanes;
 pub mod predicates;
+// Internal to the clash crates: the cache hints of the tree traversals.
+#[doc(hidden)]
+pub mod prefetch;
 pub mod primitives;
 mod range;
 mod scalar;
+// Internal to the clash crates: RTCD §5.1.9's closest points of segments.
+#[doc(hidden)]
+pub mod segment_segment;
+// Internal to the clash crates: the traversal stack of the tree descents.
+#[doc(hidden)]
+pub mod stack;
 
 pub use covariance::{
     Covariance, MomentSum, MomentsAbout, TriangleMoments, covariance_of_convex_hull,

@@ -15,11 +15,12 @@
 use super::Node;
 use super::pair_tree::{PairTask, round_down, round_up};
 use crate::aabb_ops::overlaps_finite;
-use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
+use crate::prefetch::{AHEAD, PREFETCH_MIN};
 use crate::slots::NULL;
 use crate::{DynamicTree, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::Scalar;
+use clash_math::prefetch::prefetch;
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// All pairs of objects whose tight boxes overlap, sorted, into `out`

@@ -3,11 +3,15 @@
 //! leaves are tested on their tight boxes, so answers are exact.
 use crate::aabb_ops::{RaySlab, check_aabb, check_ray, check_vector, contains_point, overlaps};
 use crate::broad_phase::{closer, sort_hits};
-use crate::node_stack::NodeStack;
 use crate::slots::NULL;
 use crate::{BroadPhaseError, DynamicTree, ProxyHandle, RayHit};
 use clash_bv::Aabb;
+use clash_math::stack::Stack;
 use clash_math::{Point3, Ray, Scalar};
+
+/// The descents' stack: 64 node indices on the call stack, any more (the
+/// dynamic tree has no depth bound) on the heap.
+type NodeStack = Stack<u32, 64>;
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// Calls `f` for every object whose tight box overlaps `aabb`, in tree
@@ -152,8 +156,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         for &slot in &self.stale {
             try_leaf(slot, &mut best);
         }
-        let mut stack = NodeStack::new();
-        stack.push(self.root);
+        let mut stack = NodeStack::with(self.root);
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             let Some(t_node) = slab.entry(&node.aabb) else {
@@ -198,8 +201,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if self.root == NULL {
             return;
         }
-        let mut stack = NodeStack::new();
-        stack.push(self.root);
+        let mut stack = NodeStack::with(self.root);
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             if !enter(&node.aabb) {

@@ -4,10 +4,11 @@
 
 use super::{DynamicTree, mark};
 use crate::aabb_ops::union;
-use crate::prefetch::{AHEAD, PREFETCH_MIN, prefetch};
+use crate::prefetch::{AHEAD, PREFETCH_MIN};
 use crate::slots::NULL;
 use clash_bv::Aabb;
 use clash_math::Scalar;
+use clash_math::prefetch::prefetch;
 
 /// Surface area of a box, in `f64`.
 #[inline]

@@ -2,7 +2,6 @@
 //! triangles stay one contiguous slice and no per-node buffer is allocated.
 
 use clash_math::{MomentsAbout, Scalar, Triangle};
-use core::mem::MaybeUninit;
 
 /// One triangle in the median/mean builder's working set: its moments
 /// about the mesh's origin (computed once per triangle; see
@@ -34,7 +33,7 @@ pub(crate) struct Prims<'a, T: Scalar> {
     /// The leaf triangles, by position in the leaf order like `order`,
     /// written by the leaves; empty when the build carries the triangles
     /// along or gathers them after the build (see `build::build`).
-    pub leaf_tris: &'a mut [MaybeUninit<Triangle<T>>],
+    pub leaf_tris: &'a mut [Triangle<T>],
 }
 
 /// The rank record of an element with split key `key` at position `pos`

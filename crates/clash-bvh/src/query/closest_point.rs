@@ -2,8 +2,8 @@
 //! meshes by angle-weighted pseudo-normals (Bærentzen and Aanæs, "Signed
 //! distance computation using the angle weighted pseudonormal", 2005).
 
-use crate::traverse::stack::FixedStack;
 use crate::{BvQuery, Bvh, MAX_DEPTH};
+use clash_math::stack::Stack;
 use clash_math::{Point3, Scalar, Vector3};
 use clash_narrow::closest::point_triangle;
 use rayon::prelude::*;
@@ -105,10 +105,8 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             T::INFINITY
         };
         let mut best: Option<MeshPoint<T>> = None;
-        let mut stack = FixedStack::<_, STACK>::with((
-            0u32,
-            self.nodes[0].bv.point_distance_squared_lower_bound(p),
-        ));
+        let mut stack =
+            Stack::<_, STACK>::with((0u32, self.nodes[0].bv.point_distance_squared_lower_bound(p)));
         while let Some((i, lb)) = stack.pop() {
             if lb > best_d2 {
                 continue;

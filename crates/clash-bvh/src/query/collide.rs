@@ -1,10 +1,10 @@
 //! Mesh/mesh collision by simultaneous descent of two trees (RTCD §6.3.3,
 //! Eberly §7), ending in the exact triangle/triangle test of clash-narrow.
 
-use crate::traverse::stack::FixedStack;
 use crate::{BvPair, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::Scalar;
+use clash_math::stack::Stack;
 use core::ops::ControlFlow;
 
 /// A pair of intersecting triangles: `[index in mesh A, index in mesh B]`.
@@ -230,7 +230,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         if !self.nodes[0].bv.overlaps_pair(&other.nodes[0].bv, pose) {
             return ControlFlow::Continue(());
         }
-        let mut stack = FixedStack::<_, STACK>::with((0u32, 0u32, 0u32, 0u32));
+        let mut stack = Stack::<_, STACK>::with((0u32, 0u32, 0u32, 0u32));
         while let Some((a, b, da, db)) = stack.pop() {
             let na = &self.nodes[a as usize];
             let nb = &other.nodes[b as usize];

@@ -3,9 +3,9 @@
 //! the motion is sampled, and each step is a constant-velocity problem
 //! solved by the separating-axis tests of clash-narrow).
 
-use crate::traverse::stack::FixedStack;
 use crate::{Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, Obb};
+use clash_math::stack::Stack;
 use clash_math::{Isometry3, Point3, Scalar, Translation3, Triangle, UnitQuaternion, Vector3};
 use clash_narrow::moving;
 
@@ -175,7 +175,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         s: &Step<T>,
     ) -> Option<TimeOfContact<T>> {
         let mut best: Option<TimeOfContact<T>> = None;
-        let mut stack = FixedStack::<_, STACK>::with((0u32, 0u32));
+        let mut stack = Stack::<_, STACK>::with((0u32, 0u32));
         while let Some((a, b)) = stack.pop() {
             let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
             let (sa, sb) = (

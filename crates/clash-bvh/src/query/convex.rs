@@ -11,12 +11,12 @@
 //! corners placed by the pose), a box without margin through the
 //! box/triangle test.
 
-use crate::traverse::stack::FixedStack;
 use crate::{BvQuery, Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, Obb};
 use clash_convex::query::{self, ContactResult, QueryRequest, QueryStatus};
 use clash_convex::shape::bounding;
 use clash_convex::{ShapeRef, SupportMap, TriangleShape};
+use clash_math::stack::Stack;
 use clash_math::{Isometry3, Point3, Scalar, Triangle, isometry_is_finite};
 use clash_narrow::overlap;
 
@@ -202,7 +202,7 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         let identity = Isometry3::identity();
         let mut req = *request;
         let mut best: Option<MeshConvexDistance<T>> = None;
-        let mut stack = FixedStack::<_, STACK>::with((0u32, lower(&self.nodes[0].bv)));
+        let mut stack = Stack::<_, STACK>::with((0u32, lower(&self.nodes[0].bv)));
         while let Some((i, lb)) = stack.pop() {
             if lb > req.distance_upper_bound {
                 continue;
@@ -269,7 +269,7 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             region.half_extents = region.half_extents.add_scalar(request.security_margin);
         }
         let leaf = LeafTest::new(shape, pose, request);
-        let mut stack = FixedStack::<_, STACK>::with(0u32);
+        let mut stack = Stack::<_, STACK>::with(0u32);
         while let Some(i) = stack.pop() {
             let node = &self.nodes[i as usize];
             if !node.bv.bounding_obb().overlaps(&region) {

@@ -20,9 +20,9 @@
 //! which skips most of the closest-point computations.
 
 use crate::traverse::heap::FixedHeap;
-use crate::traverse::stack::FixedStack;
 use crate::{BvPair, Bvh, MAX_DEPTH, PoseInput};
 use clash_bv::{BoundingVolume, RelativePose};
+use clash_math::stack::Stack;
 use clash_math::{Point3, Scalar};
 use clash_narrow::closest::{triangle_triangle, triangle_triangle_lower_bound};
 use core::cmp::Ordering;
@@ -376,7 +376,7 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolume<T>> Sea
 
     /// Depth-first descent below `start`, nearer child first.
     fn depth_first(&mut self, start: Pending<T>) -> ControlFlow<()> {
-        let mut stack = FixedStack::<_, STACK>::with(start);
+        let mut stack = Stack::<_, STACK>::with(start);
         while let Some(p) = stack.pop() {
             if self.skip(p.a, p.b, p.lb) {
                 continue;

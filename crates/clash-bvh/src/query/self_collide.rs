@@ -1,10 +1,10 @@
 //! Self-collision of one mesh: intersecting pairs of triangles, neighbours
 //! counted when they meet beyond what they share.
 
-use crate::traverse::stack::FixedStack;
 use crate::{Bvh, MAX_DEPTH, TrianglePair};
 use clash_bv::BoundingVolume;
 use clash_math::Scalar;
+use clash_math::stack::Stack;
 use clash_narrow::overlap::{SharedCorners, triangle_triangle, triangle_triangle_beyond_shared};
 use core::ops::ControlFlow;
 
@@ -73,7 +73,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             ControlFlow::Continue(())
         };
         // (a, b): a == b means "pairs within node a".
-        let mut stack = FixedStack::<_, STACK>::with((0u32, 0u32));
+        let mut stack = Stack::<_, STACK>::with((0u32, 0u32));
         while let Some((a, b)) = stack.pop() {
             let na = &self.nodes[a as usize];
             if a == b {

@@ -1,9 +1,10 @@
 //! Capsule/triangle overlap (RTCD §5.1.10 distance, §4.5.1 capsule).
 
 use super::exact::{normal_signs, p3};
-use super::geom::{closest_on_triangle, segment_segment_dist2};
+use super::geom::closest_on_triangle;
 use super::triangle_triangle::{seg_tri, tri_tri};
 use clash_bv::Capsule;
+use clash_math::segment_segment::{Exact, closest_points};
 use clash_math::{Scalar, Triangle};
 
 /// `true` when the closed capsule `c` meets the closed triangle `t`.
@@ -57,7 +58,8 @@ pub fn capsule_triangle<T: Scalar>(c: &Capsule<T>, t: &Triangle<T>) -> bool {
     if d2(p) <= r2 || d2(q) <= r2 {
         return true;
     }
-    t.edges()
-        .iter()
-        .any(|e| segment_segment_dist2(p, q, &e.a, &e.b) <= r2)
+    t.edges().iter().any(|e| {
+        let (x, y) = closest_points::<T, Exact>(&c.segment, e);
+        (x - y).norm_squared() <= r2
+    })
 }

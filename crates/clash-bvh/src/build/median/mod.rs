@@ -14,9 +14,9 @@
 //! use); its left child over `k` triangles owns the next `2k - 1` slots and the
 //! right child the `2(n - k) - 1` after those. Subtrees therefore write disjoint
 //! slices and can be built in parallel with no synchronisation. The slots
-//! start uninitialised (no pass fills them); with one triangle per leaf
-//! every slot is written, and otherwise a final walk from the root collects
-//! the written ones, keeping preorder (`assemble.rs`).
+//! start as copies of the root; with one triangle per leaf every slot is
+//! written, and otherwise a final walk from the root collects the written
+//! ones, keeping preorder (`assemble.rs`).
 //!
 //! This file holds the set-up and the descent; `shared.rs` what every node
 //! reads (the mesh, the per-vertex stamps of the corner lists), `split.rs`
@@ -36,7 +36,6 @@ use crate::build::{BuildOptions, Built, CornerSource, FitQuality, PARALLEL_THRES
 use assemble::assemble;
 use clash_bv::{FitError, FitScratch, FitVolume};
 use clash_math::{MomentSum, Point3, Scalar, Triangle, TriangleMoments, Vector3};
-use core::mem::MaybeUninit;
 use core::sync::atomic::AtomicU32;
 use rayon::prelude::*;
 use shared::Shared;
@@ -47,13 +46,18 @@ struct Builder {
     opts: BuildOptions,
 }
 
-/// `n` zeros, in a buffer mapped in one call when it is fresh
+/// `n` copies of `e`, in a buffer mapped in one call when it is fresh
 /// ([`prefault`]).
-fn zeroed<E: Copy + Default>(n: usize) -> Vec<E> {
+fn filled<E: Clone>(n: usize, e: E) -> Vec<E> {
     let mut v = Vec::with_capacity(n);
     prefault(v.spare_capacity_mut());
-    v.resize(n, E::default());
+    v.resize(n, e);
     v
+}
+
+/// `n` zeros, as [`filled`].
+fn zeroed<E: Clone + Default>(n: usize) -> Vec<E> {
+    filled(n, E::default())
 }
 
 /// The median/mean tree over a mesh's triangles (`opts.split` is
@@ -110,14 +114,12 @@ pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
     // while their corners are in cache, into a buffer mapped up front,
     // which saves a gather pass over the mesh.
     let at_leaves = !carry;
-    let mut leaf_buf: Vec<Triangle<T>> = Vec::with_capacity(if at_leaves { n } else { 0 });
-    prefault(leaf_buf.spare_capacity_mut());
-    // Slots start uninitialised: each is written once, by the node that
-    // owns it (a full tree, one triangle per leaf, the default, writes every
-    // slot), and only written slots are read (see `assemble`). No pass
-    // fills them beforehand.
-    let mut slots: Box<[MaybeUninit<Node<B>>]> = Box::new_uninit_slice(2 * n - 1);
-    prefault(&mut slots);
+    let mut leaf_buf: Vec<Triangle<T>> = if at_leaves {
+        let o = Point3::origin();
+        filled(n, Triangle::new(o, o, o))
+    } else {
+        Vec::new()
+    };
     let shared = Shared {
         stamps: if lists {
             (0..corners.vertices.len())
@@ -153,13 +155,19 @@ pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
         tris: &mut tris,
         recs: &mut recs,
         order: &mut order,
-        leaf_tris: if at_leaves {
-            &mut leaf_buf.spare_capacity_mut()[..n]
-        } else {
-            &mut []
-        },
+        leaf_tris: &mut leaf_buf,
     };
     let root: B = builder.fit(&shared, &prims, root_axes, &corner_ids[..len], &mut scratch)?;
+    // Each slot is written once, by the node that owns it (a full tree,
+    // one triangle per leaf, the default, writes every slot), and only
+    // written slots are read (see `assemble`); the root's copies fill them
+    // until then.
+    let placeholder = Node {
+        bv: root.clone(),
+        child_or_first: 0,
+        count: 0,
+    };
+    let mut slots = filled(2 * n - 1, placeholder);
     let used = if builder.is_leaf(n, 0) {
         builder.leaf(&shared, &mut slots[0], prims, root, 0)
     } else {
@@ -176,21 +184,9 @@ pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
         )?
     };
     drop((elems, recs, corner_ids, shared));
-    let leaf_tris = if carry {
-        // Permuted with the elements: in leaf order.
-        tris
-    } else {
-        // SAFETY: the capacity is `n`, and every position below `n` was
-        // written: each call of `Builder::leaf` writes `leaf_tris[i]` for
-        // every position `i` of its slice, a node splits its slice between
-        // its children (`Prims::split_at`, which splits `leaf_tris` with
-        // the elements) and builds both before it returns `Ok`, and the
-        // root's slice is `[0, n)`; an error returns above. Exercised by
-        // every default OBB or RSS build, e.g.
-        // `tests::leaf_triangles_are_the_mesh_triangles_in_leaf_order`.
-        unsafe { leaf_buf.set_len(n) };
-        leaf_buf
-    };
+    // Carried triangles were permuted with the elements; the others were
+    // written by the leaves: in leaf order either way.
+    let leaf_tris = if carry { tris } else { leaf_buf };
     Ok(Built {
         nodes: assemble(slots, used),
         tris: leaf_tris,
@@ -213,7 +209,7 @@ impl Builder {
     fn node<T: Scalar, B: FitVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
-        slots: &mut [MaybeUninit<Node<B>>],
+        slots: &mut [Node<B>],
         slot_base: u32,
         mut prims: Prims<'_, T>,
         bv: B,
@@ -255,11 +251,11 @@ impl Builder {
                 shared.list(e, right_slot, rs_ids, &mut rm);
             }
         }
-        slots[0].write(Node {
+        slots[0] = Node {
             bv,
             child_or_first: right_slot,
             count: 0,
-        });
+        };
         let (_, rest) = slots.split_at_mut(1);
         let (left_slots, right_slots) = rest.split_at_mut(2 * k - 1);
         let (lp, rp) = prims.split_at(k);
@@ -327,7 +323,7 @@ impl Builder {
     fn leaf<T: Scalar, B: FitVolume<T>>(
         &self,
         shared: &Shared<'_, T>,
-        slot: &mut MaybeUninit<Node<B>>,
+        slot: &mut Node<B>,
         prims: Prims<'_, T>,
         bv: B,
         first: u32,
@@ -338,14 +334,14 @@ impl Builder {
         if !prims.leaf_tris.is_empty() {
             assert_eq!(prims.leaf_tris.len(), prims.elems.len());
             for (t, e) in prims.leaf_tris.iter_mut().zip(prims.elems.iter()) {
-                t.write(shared.source.triangle_at(e.corners));
+                *t = shared.source.triangle_at(e.corners);
             }
         }
-        slot.write(Node {
+        *slot = Node {
             bv,
             child_or_first: first,
             count: prims.len() as u32,
-        });
+        };
         1
     }
 }

@@ -90,7 +90,7 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             if better {
                 // The answer names the mesh triangle: start fetching its
                 // index while the traversal goes on.
-                wide::prefetch(self.order.as_ptr().wrapping_add(pos).cast());
+                clash_math::prefetch::prefetch(self.order.as_ptr().wrapping_add(pos));
                 best = Some((pos, hit));
             }
             (best.map_or(query.t_max, |(_, b)| b.t), false)

@@ -33,8 +33,9 @@ mod sse;
 
 use crate::Node;
 use crate::traverse::bv_query::PreparedRay;
+use clash_math::prefetch::{prefetch, prefetch_bytes};
+use clash_math::stack::Stack;
 use clash_math::{Point3, Scalar, Triangle};
-use core::mem::MaybeUninit;
 
 /// Children per wide node.
 pub(crate) const WIDTH: usize = 8;
@@ -211,16 +212,9 @@ impl<T: Scalar> WideBvh<T> {
         let sse = (&wr as &dyn core::any::Any)
             .downcast_ref::<WideRay<f32>>()
             .and_then(sse::SseRay::new);
-        // (child, count, entry key): count 0 for a wide node. Left
-        // uninitialised: zeroing it would cost a few percent of a query.
-        let mut stack = [MaybeUninit::<(u32, u32, T)>::uninit(); STACK];
-        stack[0].write((0, 0, T::NEG_INFINITY));
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            // SAFETY: entries `0..len + 1` were all written (the root above,
-            // then each push below writes `stack[len]` before counting it).
-            let (child, count, entry) = unsafe { stack[len].assume_init() };
+        // (child, count, entry key): count 0 for a wide node.
+        let mut stack = Stack::<(u32, u32, T), STACK>::with((0, 0, T::NEG_INFINITY));
+        while let Some((child, count, entry)) = stack.pop() {
             if entry > t_max {
                 continue;
             }
@@ -246,7 +240,7 @@ impl<T: Scalar> WideBvh<T> {
             };
             // Push the hit children sorted by decreasing entry (insertion
             // into the top of the stack), so that the nearest is popped first.
-            let base = len;
+            let base = stack.len();
             while hits != 0 {
                 let j = hits.trailing_zeros() as usize;
                 hits &= hits - 1;
@@ -264,18 +258,7 @@ impl<T: Scalar> WideBvh<T> {
                     let bytes = count as usize * core::mem::size_of::<Triangle<T>>();
                     prefetch_bytes(p, bytes.min(MAX_PREFETCH));
                 }
-                let mut i = len;
-                while i > base {
-                    // SAFETY: `base <= i - 1 < len`: written entries.
-                    let below = unsafe { stack[i - 1].assume_init() };
-                    if below.2 >= key {
-                        break;
-                    }
-                    stack[i].write(below);
-                    i -= 1;
-                }
-                stack[i].write((c, count, key));
-                len += 1;
+                stack.push_sorted(base, (c, count, key), |below| below.2 >= key);
             }
         }
     }
@@ -393,34 +376,6 @@ impl<T: Scalar> WideRay<T> {
 /// Most bytes of a leaf's triangles fetched ahead (larger leaves, only
 /// made at the depth limit, fetch the rest on use).
 const MAX_PREFETCH: usize = 256;
-
-/// Prefetches every cache line of `p..p + bytes` (`bytes > 0`).
-#[inline(always)]
-fn prefetch_bytes(p: *const u8, bytes: usize) {
-    let start = p as usize;
-    let first = start & !63;
-    let last = (start + bytes - 1) & !63;
-    let mut line = first;
-    while line <= last {
-        prefetch(p.wrapping_add(line.wrapping_sub(start)));
-        line += 64;
-    }
-}
-
-/// Asks the cache to fetch the line holding `p`: a hint with no effect on
-/// results, whatever `p` is.
-#[inline(always)]
-pub(crate) fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults nor reads memory
-    // into the program's state, whatever the address (Intel SDM, PREFETCHh),
-    // and SSE is part of the x86_64 baseline.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
 
 #[cfg(test)]
 mod tests {
