@@ -186,12 +186,13 @@ fn check<T: Scalar>(seed: u64, rounds: usize) {
     }
 }
 
-/// Rounds per precision: 3,000 by default, `CLASH_FIT_ROUNDS` for more.
+/// Rounds per precision: 1,500 by default, `CLASH_FIT_ROUNDS` for more
+/// (see `docs/long_checks.md`).
 fn rounds() -> usize {
     std::env::var("CLASH_FIT_ROUNDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3000)
+        .unwrap_or(1500)
 }
 
 #[test]

@@ -198,12 +198,12 @@ fn expected(case: &Case, fa: &[[f64; 3]; 3], fb: &[[f64; 3]; 3], scale: f64, off
 
 #[test]
 fn neighbours_match_exact_oracle() {
-    // 30,000 cases by default (the oracle's rationals dominate the time);
+    // 15,000 cases by default (the oracle's rationals dominate the time);
     // `CLASH_NEIGHBOUR_CASES` runs more (see `docs/long_checks.md`).
     let n: u64 = std::env::var("CLASH_NEIGHBOUR_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(30_000);
+        .unwrap_or(15_000);
     let chunks = 50u64;
     let (bad, hits): (u64, u64) = (0..chunks)
         .into_par_iter()
