@@ -10,8 +10,9 @@ each and the agreement.
 Collision poses: a copy rotated at random about the mesh centre and shifted
 by 1.2 half-diagonals in a random direction (about 40% collide). Distance
 poses: rotated at random and shifted by 1.2 to 2 mesh sizes (separated).
-Any-contact runs twice for clash: OBB trees with the default fit, and with
-the tight fit on nodes of 128 triangles or more (`--tight-above 128`).
+Any-contact runs twice for clash: OBB trees with the default fit (the tight
+fit on nodes of 128 triangles or more), and with the basic fit
+(`--basic-fit`, the quickest build).
 Timings are the fastest of `--repeat` runs; FCL's and coal's include the
 Python call (about 1 µs, measured and printed)."""
 import argparse, json, os, subprocess, sys, time
@@ -122,7 +123,7 @@ cb2 = coal.Transform3s(np.eye(3), np.array([1.0, 0.0, 0.0]))
 coal_overhead, _ = timed(lambda tf: coal.collide(cb, I, cb, tf, ccreq, coal.CollisionResult()), [cb2] * 10000)
 
 cl_c, cl_hits = clash("collide", cpath, ["--any"])
-cl_t, cl_t_hits = clash("collide", cpath, ["--any", "--tight-above", "128"])
+cl_t, cl_t_hits = clash("collide", cpath, ["--any", "--basic-fit"])
 cl_d, cl_dist = clash("distance", dpath, ["--bv", "rss"])
 agree_c = sum(1 for a, b in zip(fcl_hits, cl_hits) if a == b["collide"])
 scale = 2 * half_diag
@@ -138,7 +139,7 @@ print(f"any-contact, {nc} poses ({sum(fcl_hits)} collide): clash OBB f64 {cl_c /
       f"FCL {fcl_c / nc * 1e6:.2f} us per pose -> clash {fcl_c / cl_c:.2f}x "
       f"({fcl_net / cl_c:.2f}x net of the Python call); agree on {agree_c}/{nc}")
 agree_t = sum(1 for a, b in zip(fcl_hits, cl_t_hits) if a == b["collide"])
-print(f"any-contact, same poses, clash OBB f64 with --tight-above 128: {cl_t / nc * 1e6:.2f} us per pose "
+print(f"any-contact, same poses, clash OBB f64 with --basic-fit: {cl_t / nc * 1e6:.2f} us per pose "
       f"-> clash {fcl_c / cl_t:.2f}x ({fcl_net / cl_t:.2f}x net); agree on {agree_t}/{nc}")
 print(f"distance, {nd} separated poses: clash RSS f64 {cl_d / nd * 1e3:.3f} ms, FCL {fcl_d / nd * 1e3:.3f} ms "
       f"per query -> clash {fcl_d / cl_d:.2f}x; largest difference {worst_d:.1e} of the mesh size")

@@ -6,10 +6,12 @@
 //! `cargo run --release -p clash-benches --example build_profile [MESH.stl|ellipsoid] [obb|rss|sah] [REPEATS]`
 //!
 //! `ellipsoid` is the generated 1M-triangle ellipsoid of the build benches;
-//! `sah` builds f32 AABB trees with [`BuildOptions::sah`].
+//! `sah` builds f32 AABB trees with [`BuildOptions::sah`]. OBB trees get
+//! the basic fit ([`FitQuality::Basic`], the like-for-like of FCL's and
+//! coal's), unless `CLASH_DEFAULT_FIT=1` asks for the default fit.
 
 use clash_bv::{Aabb, Obb, Rss};
-use clash_bvh::{BuildOptions, Bvh, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, FitQuality, TriMesh};
 use std::time::Instant;
 
 #[path = "common/ellipsoid.rs"]
@@ -66,7 +68,11 @@ fn main() {
         .build()
         .unwrap();
     let mut times = Vec::new();
-    let o = BuildOptions::default();
+    let o = if std::env::var("CLASH_DEFAULT_FIT").is_ok_and(|v| v == "1") {
+        BuildOptions::default()
+    } else {
+        BuildOptions::default().with_fit(FitQuality::Basic)
+    };
     for _ in 0..repeats {
         let (m, m32) = (mesh.clone(), mesh32.clone());
         // The build alone: the tree is dropped after the clock stops (as

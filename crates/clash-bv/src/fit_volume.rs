@@ -28,6 +28,11 @@ pub trait FitVolume<T: Scalar>: BoundingVolume<T> {
     /// [`FitError::Empty`] or [`FitError::NonFinite`].
     fn fit_triangles(triangles: &[Triangle<T>]) -> Result<Self, FitError>;
 
+    /// Whether [`Self::fit_triangles_tight`] is a fit of its own (`true`
+    /// for OBBs); when `false` it is [`Self::fit_triangles`], and tree
+    /// builders fit every node the basic way.
+    const HAS_TIGHT_FIT: bool = false;
+
     /// The tightest fit of a triangle set this type offers (for OBBs: the
     /// volume-minimising refinement); defaults to [`Self::fit_triangles`].
     ///

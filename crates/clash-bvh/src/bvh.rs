@@ -204,17 +204,18 @@ impl<T: Scalar, B: FitVolume<T>> Bvh<T, B> {
     /// [`BuildError::InvalidOptions`] for out-of-range options.
     pub fn build(mesh: TriMesh<T>, options: &BuildOptions) -> Result<Self, BuildError> {
         options.validate()?;
+        let options = options.for_volume::<T, B>();
         let corners = build::CornerSource {
             vertices: mesh.vertices(),
             indices: mesh.indices(),
         };
-        let built = build::build::<T, B>(corners, options)?;
+        let built = build::build::<T, B>(corners, &options)?;
         Ok(Self {
             mesh,
             nodes: built.nodes,
             order: built.ids,
             leaf_tris: built.tris,
-            options: *options,
+            options,
             topology: OnceLock::new(),
             pseudo_normals: OnceLock::new(),
             ray_layout: OnceLock::new(),

@@ -58,7 +58,7 @@ mod validate;
 pub use aliases::{
     AabbTree, CapsuleTree, Kdop14Tree, Kdop18Tree, Kdop26Tree, ObbTree, RssTree, SphereTree,
 };
-pub use build::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
+pub use build::{BuildOptions, DEFAULT_TIGHT_ABOVE, FitQuality, MAX_DEPTH, SplitRule};
 pub use bvh::{Bvh, TreeStats};
 pub use clash_bv::RelativePose;
 pub use error::{BatchError, BuildError, LoadError, MeshError, ValidationError};

@@ -112,13 +112,19 @@ pub struct TreeOptions {
     /// Most triangles per leaf (1 to 255).
     #[arg(long, default_value_t = 1)]
     pub leaf_size: u32,
-    /// Volume-minimising fits (slower build, fewer overlap tests).
-    #[arg(long, conflicts_with = "tight_above")]
+    /// Volume-minimising fits on every node (slower build, fewer overlap
+    /// tests; OBB trees only, as are the two options below).
+    #[arg(long, conflicts_with_all = ["tight_above", "basic_fit"])]
     pub tight: bool,
     /// Volume-minimising fits on nodes of at least this many triangles only
-    /// (128 keeps most of `--tight`'s query speed for a fraction of its build time).
-    #[arg(long, value_name = "TRIANGLES")]
+    /// [default: 128, which keeps most of `--tight`'s query speed for a
+    /// fraction of its build time].
+    #[arg(long, value_name = "TRIANGLES", conflicts_with = "basic_fit")]
     pub tight_above: Option<u32>,
+    /// The basic fit on every node (continuous PCA): the quickest build,
+    /// slower queries.
+    #[arg(long)]
+    pub basic_fit: bool,
 }
 
 /// `clash build`.

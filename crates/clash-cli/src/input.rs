@@ -95,6 +95,9 @@ pub fn build_options(options: &TreeOptions) -> CliResult<BuildOptions> {
     if options.tight {
         o.fit = FitQuality::Tight;
     }
+    if options.basic_fit {
+        o.fit = FitQuality::Basic;
+    }
     if let Some(min_triangles) = options.tight_above {
         o.fit = FitQuality::TightAbove { min_triangles };
     }

@@ -21,16 +21,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The build options of `Tree.build`, checked as the command line checks
-/// its own (`--split`, `--leaf-size`, `--tight`, `--tight-above`).
+/// its own (`--split`, `--leaf-size`, `--tight`, `--tight-above`,
+/// `--basic-fit`).
 ///
 /// # Errors
 /// [`Error::Value`] for an unknown split, a leaf size outside 1..=255, or
-/// both tight options.
+/// more than one fit option.
 pub fn build_options(
     split: &str,
     leaf_size: i64,
     tight: bool,
     tight_above: Option<i64>,
+    basic_fit: bool,
 ) -> Result<BuildOptions> {
     let split = match split {
         "median" => SplitRule::Median,
@@ -53,13 +55,13 @@ pub fn build_options(
     let mut o = BuildOptions::default()
         .with_split(split)
         .with_max_leaf_size(leaf_size);
+    if usize::from(tight) + usize::from(tight_above.is_some()) + usize::from(basic_fit) > 1 {
+        return Err(Error::Value(
+            "tight, tight_above and basic_fit cannot be used together".into(),
+        ));
+    }
     match (tight, tight_above) {
-        (true, Some(_)) => {
-            return Err(Error::Value(
-                "tight and tight_above cannot be used together".into(),
-            ));
-        }
-        (true, None) => o.fit = FitQuality::Tight,
+        (true, _) => o.fit = FitQuality::Tight,
         (false, Some(n)) => {
             let min_triangles = u32::try_from(n).map_err(|_| {
                 Error::Value(format!(
@@ -68,6 +70,7 @@ pub fn build_options(
             })?;
             o.fit = FitQuality::TightAbove { min_triangles };
         }
+        (false, None) if basic_fit => o.fit = FitQuality::Basic,
         (false, None) => {}
     }
     Ok(o)
@@ -160,12 +163,15 @@ impl Tree {
     /// ``leaf_size`` the most triangles per leaf (1 to 255). ``tight=True``
     /// fits volume-minimising boxes (slower build, faster queries);
     /// ``tight_above=n`` does so on nodes of at least ``n`` triangles only
-    /// (128 keeps most of the gain). ``threads`` as for the queries.
+    /// (the default is 128, which keeps most of the gain); ``basic_fit=True``
+    /// fits every node the quick way (continuous PCA for OBBs: quickest
+    /// build, slower queries). The fit options matter for OBB trees only.
+    /// ``threads`` as for the queries.
     ///
     /// Raises ``ValueError`` for unknown options or an invalid mesh,
     /// ``OSError`` when a mesh file cannot be read.
     #[classmethod]
-    #[pyo3(signature = (mesh, bv="obb", precision="f64", split="median", leaf_size=1, tight=false, tight_above=None, threads=None))]
+    #[pyo3(signature = (mesh, bv="obb", precision="f64", split="median", leaf_size=1, tight=false, tight_above=None, basic_fit=false, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn build(
         _cls: &Bound<'_, PyType>,
@@ -177,10 +183,11 @@ impl Tree {
         leaf_size: i64,
         tight: bool,
         tight_above: Option<i64>,
+        basic_fit: bool,
         threads: Option<i64>,
     ) -> PyResult<Self> {
         let kind = TreeKind::parse(bv, precision)?;
-        let options = build_options(split, leaf_size, tight, tight_above)?;
+        let options = build_options(split, leaf_size, tight, tight_above, basic_fit)?;
         let threads = pool::threads_arg(threads)?;
         let source = MeshSource::extract(mesh)?;
         let tree = py.detach(|| {
@@ -353,30 +360,40 @@ mod tests {
 
     #[test]
     fn build_options_follow_the_command_line() {
-        let o = build_options("sah", 4, false, Some(128)).unwrap();
+        let o = build_options("sah", 4, false, Some(64), false).unwrap();
         assert_eq!(o.split, SplitRule::Sah { bins: 16 });
         assert_eq!(o.max_leaf_size, 4);
-        assert_eq!(o.fit, FitQuality::TightAbove { min_triangles: 128 });
+        assert_eq!(o.fit, FitQuality::TightAbove { min_triangles: 64 });
         assert_eq!(
-            build_options("median", 1, true, None).unwrap().fit,
+            build_options("median", 1, true, None, false).unwrap().fit,
             FitQuality::Tight
         );
         assert_eq!(
-            build_options("mean", 1, false, None).unwrap(),
+            build_options("median", 1, false, None, true).unwrap().fit,
+            FitQuality::Basic
+        );
+        assert_eq!(
+            build_options("mean", 1, false, None, false).unwrap(),
             BuildOptions::default().with_split(SplitRule::Mean)
         );
         for (leaf, msg) in [(0, "0"), (256, "256"), (-3, "-3")] {
             assert_eq!(
-                build_options("median", leaf, false, None).unwrap_err(),
+                build_options("median", leaf, false, None, false).unwrap_err(),
                 Error::Value(format!("leaf_size must be between 1 and 255, not {msg}"))
             );
         }
         assert_eq!(
-            build_options("binned", 1, false, None).unwrap_err(),
+            build_options("binned", 1, false, None, false).unwrap_err(),
             Error::Value("unknown split \"binned\" (expected one of median, mean, sah)".into())
         );
-        assert!(build_options("median", 1, true, Some(8)).is_err());
-        assert!(build_options("median", 1, false, Some(-1)).is_err());
+        for (tight, above, basic) in [
+            (true, Some(8), false),
+            (true, None, true),
+            (false, Some(8), true),
+        ] {
+            assert!(build_options("median", 1, tight, above, basic).is_err());
+        }
+        assert!(build_options("median", 1, false, Some(-1), false).is_err());
     }
 
     #[test]

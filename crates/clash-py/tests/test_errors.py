@@ -132,8 +132,10 @@ def test_build_options():
     raises(ValueError, "unknown split \"binned\" (expected one of median, mean, sah)", clash.Tree.build, m,
            split="binned")
     raises(ValueError, "leaf_size must be between 1 and 255, not 0", clash.Tree.build, m, leaf_size=0)
-    raises(ValueError, "tight and tight_above cannot be used together", clash.Tree.build, m, tight=True,
-           tight_above=128)
+    for both in [dict(tight=True, tight_above=128), dict(tight=True, basic_fit=True),
+                 dict(tight_above=64, basic_fit=True)]:
+        raises(ValueError, "tight, tight_above and basic_fit cannot be used together", clash.Tree.build, m,
+               **both)
 
 
 def test_files_and_bytes(tmp_path):

@@ -369,6 +369,8 @@ impl<T: Scalar> FitVolume<T> for Obb<T> {
         Self::from_axes_x2(axes, corners).map(Some)
     }
 
+    const HAS_TIGHT_FIT: bool = true;
+
     /// Volume-minimising refinement ([`Obb::fit_tight`]) of the corners.
     /// Above [`TIGHT_FIT_SAMPLE`] triangles, whose hull and rectangle
     /// searches would cost more than the whole rest of a tree build, the

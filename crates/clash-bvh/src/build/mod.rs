@@ -13,7 +13,7 @@ pub(crate) mod partition;
 pub(crate) mod prefault;
 mod sah;
 
-pub use options::{BuildOptions, FitQuality, MAX_DEPTH, SplitRule};
+pub use options::{BuildOptions, DEFAULT_TIGHT_ABOVE, FitQuality, MAX_DEPTH, SplitRule};
 
 use crate::Node;
 use clash_bv::{FitError, FitVolume};

@@ -29,10 +29,16 @@ pub enum SplitRule {
 }
 
 /// Which fit computes each node's bounding volume.
+///
+/// Only volume types with a tight fit of their own
+/// ([`FitVolume::HAS_TIGHT_FIT`]: OBBs) tell the three apart; every other
+/// type is built with [`Basic`](Self::Basic) whatever is asked, and its
+/// tree records `Basic`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FitQuality {
-    /// [`FitVolume::fit_triangles`] (for OBBs: continuous PCA, Eberly §6.1.3).
-    Default,
+    /// [`FitVolume::fit_triangles`] everywhere (for OBBs: continuous PCA,
+    /// Eberly §6.1.3): the quickest build.
+    Basic,
     /// [`FitVolume::fit_triangles_tight`] (for OBBs: the volume-minimising
     /// refinement; slower to build, fewer overlap tests in queries).
     Tight,
@@ -40,11 +46,27 @@ pub enum FitQuality {
     /// default fit below. For OBB trees the upper levels are where PCA boxes
     /// are loosest and where the tight fit pays: it buys most of
     /// [`Tight`](Self::Tight)'s query speed for a fraction of its build time
-    /// (figures in `docs/benchmarks.md`).
+    /// (figures in `docs/benchmarks.md`). The default, with
+    /// [`DEFAULT_TIGHT_ABOVE`] triangles: trees are built once and queried
+    /// many times, so the build time the tight fit costs is worth its
+    /// faster queries.
     TightAbove {
         /// Smallest node (in triangles) that gets the tight fit.
         min_triangles: u32,
     },
+}
+
+/// The smallest node (in triangles) the default fit,
+/// [`FitQuality::TightAbove`], fits tightly.
+pub const DEFAULT_TIGHT_ABOVE: u32 = 128;
+
+impl Default for FitQuality {
+    /// [`FitQuality::TightAbove`] nodes of [`DEFAULT_TIGHT_ABOVE`] triangles.
+    fn default() -> Self {
+        FitQuality::TightAbove {
+            min_triangles: DEFAULT_TIGHT_ABOVE,
+        }
+    }
 }
 
 impl FitQuality {
@@ -54,7 +76,7 @@ impl FitQuality {
         tris: &[Triangle<T>],
     ) -> Result<B, FitError> {
         match self {
-            FitQuality::Default => B::fit_triangles(tris),
+            FitQuality::Basic => B::fit_triangles(tris),
             FitQuality::Tight => B::fit_triangles_tight(tris),
             FitQuality::TightAbove { min_triangles } if tris.len() >= min_triangles as usize => {
                 B::fit_triangles_tight(tris)
@@ -74,7 +96,8 @@ pub struct BuildOptions {
     /// Deepest level (the root is depth 0); a node at this depth becomes a
     /// leaf whatever its size. At most [`MAX_DEPTH`] (the default).
     pub max_depth: u32,
-    /// How node volumes are fitted (default [`FitQuality::Default`]).
+    /// How node volumes are fitted (default: [`FitQuality::default`], the
+    /// tight fit on nodes of [`DEFAULT_TIGHT_ABOVE`] triangles or more).
     pub fit: FitQuality,
 }
 
@@ -88,7 +111,7 @@ impl Default for BuildOptions {
             split: SplitRule::Median,
             max_leaf_size: 1,
             max_depth: MAX_DEPTH,
-            fit: FitQuality::Default,
+            fit: FitQuality::default(),
         }
     }
 }
@@ -122,6 +145,15 @@ impl BuildOptions {
             max_leaf_size: 4,
             ..Self::default()
         }
+    }
+
+    /// These options as a tree of `B` is built and records them: the fit
+    /// is [`FitQuality::Basic`] for a volume type without a tight fit.
+    pub(crate) fn for_volume<T: Scalar, B: FitVolume<T>>(mut self) -> Self {
+        if !B::HAS_TIGHT_FIT {
+            self.fit = FitQuality::Basic;
+        }
+        self
     }
 
     pub(crate) fn validate(&self) -> Result<(), crate::BuildError> {

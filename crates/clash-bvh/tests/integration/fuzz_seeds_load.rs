@@ -7,7 +7,7 @@ mod bvh_load;
 use crate::common;
 
 use clash_bv::{Aabb, Obb};
-use clash_bvh::{BuildOptions, Bvh, LoadError, TriMesh};
+use clash_bvh::{BuildOptions, Bvh, FitQuality, LoadError, TriMesh};
 use std::path::PathBuf;
 
 fn seed_dir() -> PathBuf {
@@ -49,7 +49,8 @@ fn write_seeds() {
     }
 }
 
-/// The tetrahedron (with a degenerate triangle) of the valid OBB seed.
+/// The tetrahedron (with a degenerate triangle) of the valid OBB seed,
+/// built with the basic fit the seeds record.
 fn tet_tree() -> Bvh<f64, Obb<f64>> {
     let mesh = TriMesh::new(
         vec![
@@ -61,7 +62,7 @@ fn tet_tree() -> Bvh<f64, Obb<f64>> {
         vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3], [0, 0, 1]],
     )
     .unwrap();
-    Bvh::build(mesh, &BuildOptions::default()).unwrap()
+    Bvh::build(mesh, &BuildOptions::default().with_fit(FitQuality::Basic)).unwrap()
 }
 
 /// The random soup of the valid AABB seed.

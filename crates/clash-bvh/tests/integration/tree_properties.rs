@@ -19,6 +19,7 @@ fn build_is_bit_identical_on_any_thread_count() {
         BuildOptions::sah().with_split(SplitRule::Sah { bins: 256 }),
         BuildOptions::default().with_split(SplitRule::Mean),
         BuildOptions::default().with_fit(clash_bvh::FitQuality::TightAbove { min_triangles: 500 }),
+        BuildOptions::default().with_fit(clash_bvh::FitQuality::Basic),
     ] {
         let one = in_pool(1, || {
             Bvh::<f64, Obb<f64>>::build(mesh.clone(), &opts).unwrap()
@@ -247,6 +248,41 @@ fn options_and_shape() {
     let _ = Vector3::<f32>::zeros();
 }
 
+/// The default fit is the tight fit on nodes of at least
+/// `DEFAULT_TIGHT_ABOVE` triangles, for the one volume type that has a
+/// tight fit (OBB); every other type builds and records the basic fit.
+#[test]
+fn default_fit_is_tight_above_for_obb_trees_only() {
+    use clash_bvh::{DEFAULT_TIGHT_ABOVE, FitQuality};
+    let mut rng = seeded(47);
+    let m: TriMesh<f64> = random_soup(&mut rng, 600, 1.0, 0.1);
+    let tight_above = FitQuality::TightAbove {
+        min_triangles: DEFAULT_TIGHT_ABOVE,
+    };
+    assert_eq!(BuildOptions::default().fit, tight_above);
+    let basic = BuildOptions::default().with_fit(FitQuality::Basic);
+    let obb = Bvh::<f64, Obb<f64>>::build(m.clone(), &BuildOptions::default()).unwrap();
+    assert_eq!(obb.options().fit, tight_above);
+    // The root (600 triangles) is fitted tightly: a different box from the
+    // basic fit's, and no larger.
+    let obb_basic = Bvh::<f64, Obb<f64>>::build(m.clone(), &basic).unwrap();
+    let (tight_root, basic_root) = (&obb.nodes()[0].bv, &obb_basic.nodes()[0].bv);
+    assert_ne!(tight_root, basic_root);
+    let volume = |b: &Obb<f64>| b.half_extents.product();
+    assert!(volume(tight_root) <= volume(basic_root));
+    obb.validate().unwrap();
+    for opts in [BuildOptions::default(), BuildOptions::sah()] {
+        let rss = Bvh::<f64, Rss<f64>>::build(m.clone(), &opts).unwrap();
+        assert_eq!(rss.options().fit, FitQuality::Basic);
+        assert_eq!(
+            rss,
+            Bvh::<f64, Rss<f64>>::build(m.clone(), &opts.with_fit(FitQuality::Basic)).unwrap()
+        );
+        let aabb = Bvh::<f64, Aabb<f64>>::build(m.clone(), &opts).unwrap();
+        assert_eq!(aabb.options().fit, FitQuality::Basic);
+    }
+}
+
 /// Data derived lazily from the mesh (pseudo-normals for signed distance,
 /// the ray layout) is rebuilt after a refit: answers equal a fresh build's.
 #[test]
@@ -339,10 +375,13 @@ fn sah_obb_and_rss_trees_from_summed_moments() {
         assert!(ours <= scratch * 1.01, "{ours} against {scratch}");
     }
     fn check<T: clash_math::Scalar>(mesh: TriMesh<T>, other: &TriMesh<T>, seed: u64) {
-        let sah = BuildOptions::default().with_split(SplitRule::Sah { bins: 16 });
+        let basic = clash_bvh::FitQuality::Basic;
+        let sah = BuildOptions::default()
+            .with_split(SplitRule::Sah { bins: 16 })
+            .with_fit(basic);
         for opts in [
             sah,
-            BuildOptions::sah(),
+            BuildOptions::sah().with_fit(basic),
             sah.with_fit(clash_bvh::FitQuality::TightAbove { min_triangles: 64 }),
         ] {
             let obb = in_pool(1, || Bvh::<T, Obb<T>>::build(mesh.clone(), &opts).unwrap());
@@ -353,7 +392,7 @@ fn sah_obb_and_rss_trees_from_summed_moments() {
             let rss3 = in_pool(3, || Bvh::<T, Rss<T>>::build(mesh.clone(), &opts).unwrap());
             assert!(rss == rss3, "RSS {opts:?}");
             rss.validate().unwrap();
-            if opts.fit == clash_bvh::FitQuality::Default {
+            if opts.fit == clash_bvh::FitQuality::Basic {
                 volumes_near_scratch(&obb);
                 volumes_near_scratch(&rss);
             }

@@ -45,6 +45,7 @@ class Tree:
         leaf_size: int = 1,
         tight: bool = False,
         tight_above: Optional[int] = None,
+        basic_fit: bool = False,
         threads: Optional[int] = None,
     ) -> Tree: ...
     @classmethod

@@ -48,7 +48,7 @@ impl Builder {
     fn fits_along<T: Scalar, B: FitVolume<T>>(&self, n: usize) -> bool {
         B::FITS_ALONG_AXES
             && match self.opts.fit {
-                FitQuality::Default => true,
+                FitQuality::Basic => true,
                 FitQuality::TightAbove { min_triangles } => n < min_triangles as usize,
                 FitQuality::Tight => false,
             }

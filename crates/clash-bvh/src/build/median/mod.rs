@@ -72,7 +72,7 @@ pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
     // Nodes fit along axes from summed moments and listed corners, without
     // their triangles, unless the volume or the fit needs the triangles.
     let lists = B::FITS_ALONG_AXES && opts.fit != FitQuality::Tight;
-    let carry = !B::FITS_ALONG_AXES || opts.fit != FitQuality::Default;
+    let carry = !B::FITS_ALONG_AXES || opts.fit != FitQuality::Basic;
     // Set-up runs on the pool too (order-preserving collects). Each
     // triangle's moments once, about the centre of the centroids' bounds
     // (minimum and maximum are exact, so the reduction is deterministic).

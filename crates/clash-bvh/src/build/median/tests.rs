@@ -2,17 +2,21 @@ use super::*;
 use crate::build::{SplitRule, build};
 use clash_bv::Obb;
 
-/// Tree shapes of the median/mean builder: the default (one triangle
-/// per leaf), leaves of up to three triangles, depth at most
-/// `max_depth`, mean splits with leaves of up to two.
+/// The default options with the basic fit (every node fitted along its
+/// axes where the volume type can).
+fn basic() -> BuildOptions {
+    BuildOptions::default().with_fit(FitQuality::Basic)
+}
+
+/// Tree shapes of the median/mean builder, basic fits: one triangle per
+/// leaf, leaves of up to three triangles, depth at most `max_depth`,
+/// mean splits with leaves of up to two.
 fn shapes(max_depth: u32) -> [BuildOptions; 4] {
     [
-        BuildOptions::default(),
-        BuildOptions::default().with_max_leaf_size(3),
-        BuildOptions::default().with_max_depth(max_depth),
-        BuildOptions::default()
-            .with_split(SplitRule::Mean)
-            .with_max_leaf_size(2),
+        basic(),
+        basic().with_max_leaf_size(3),
+        basic().with_max_depth(max_depth),
+        basic().with_split(SplitRule::Mean).with_max_leaf_size(2),
     ]
 }
 
@@ -54,7 +58,7 @@ fn full_and_partial_trees_assemble_in_preorder() {
         let mut leaves = 0;
         assert_eq!(walk(nodes, 0, &mut leaves), nodes.len(), "{opts:?}");
         assert_eq!(leaves, n, "{opts:?}");
-        if opts == BuildOptions::default() {
+        if opts == basic() {
             assert_eq!(nodes.len(), 2 * n as usize - 1);
         } else {
             assert!(nodes.len() < 2 * n as usize - 1, "{opts:?}");

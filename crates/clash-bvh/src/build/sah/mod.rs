@@ -268,7 +268,7 @@ pub(crate) fn build<T: Scalar, B: FitVolume<T>>(
         .map(|g| {
             let (r, offset) = locate(g);
             let from_bounds = match fit {
-                FitQuality::Default => B::from_triangle_bounds(&lanes_to_aabb(&r.bounds)),
+                FitQuality::Basic => B::from_triangle_bounds(&lanes_to_aabb(&r.bounds)),
                 FitQuality::Tight | FitQuality::TightAbove { .. } => None,
             };
             let bv = match from_bounds {
