@@ -74,10 +74,9 @@ impl<T: Scalar> Node<T> {
 /// that leaves it gets a new fat box, and its leaf is re-inserted at the next
 /// [`settle`](Self::settle) (O(log n), no allocation, same handle), or
 /// refitted in place when much of the scene moved. Insertion picks the sibling of least
-/// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent refined by a
-/// bounded branch-and-bound search (re-insertions of moved objects use the
-/// greedy descent alone), and refitting on the way up applies tree
-/// rotations that shrink surface area. Pair enumeration is incremental: only
+/// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent, and
+/// refitting on the way up applies tree rotations that shrink surface area
+/// (removal only refits). Pair enumeration is incremental: only
 /// objects whose fat box changed are queried again (when many changed, the
 /// tree is traversed against itself instead, in parallel for large trees).
 /// Queries and pairs are exact on the tight boxes.
@@ -126,8 +125,6 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// `5 margin`: how far a face of a fat box may lie from the same face of
     /// the tight box for [`update`](Self::update)'s fast path.
     keep_reach: T,
-    /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
-    pub(crate) search: Vec<(T, u32, T, T)>,
     /// The compact copy of the tree that the pair search runs on; kept,
     /// box by box, while the tree keeps its shape.
     pub(crate) pair_tree: pair_tree::PairTree,
@@ -246,7 +243,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             } else {
                 T::ZERO
             },
-            search: Vec::new(),
             pair_tree: Default::default(),
             pair_tasks: Vec::new(),
             task_starts: Vec::new(),

@@ -35,7 +35,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             proxy: slot,
         };
         self.set_fat(slot, fat);
-        self.insert_leaf(leaf, true);
+        self.insert_leaf(leaf);
         self.mark_moved(slot);
         Ok(self.slots.handle(slot))
     }
@@ -55,7 +55,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         // Its kept pairs must go: it counts as changed for the pair search.
         self.mark_moved(i as u32);
         let leaf = self.slots.link[i];
-        self.remove_leaf(leaf);
+        // No rotations on the way up: the sibling's subtree was optimised
+        // when it was built, and the next insertions rotate where they pass.
+        self.unlink_leaf(leaf, false);
         self.free_node_at(leaf);
         Ok(self.slots.remove(i))
     }

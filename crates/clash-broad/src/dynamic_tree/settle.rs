@@ -260,7 +260,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 self.nodes[leaf as usize].aabb = self.fat[s];
                 // The greedy descent alone: re-insertions are frequent, and
                 // the rebuilds bound the drift of the tree's cost.
-                self.insert_leaf(leaf, false);
+                self.insert_leaf(leaf);
             }
         }
         self.pending = pending;
