@@ -72,7 +72,7 @@ fn clash_box(b: &([f64; 3], [f64; 3])) -> Aabb<f32> {
 }
 
 /// clash's dynamic tree (f32, margin [`MARGIN`]) under churn: `remove`
-/// then `insert` per replaced object.
+/// then `insert` per replaced object, then `settle`.
 pub struct ClashChurn {
     pub tree: DynamicTree<f32, u32>,
     handles: Vec<ProxyHandle>,
@@ -104,6 +104,8 @@ impl ClashChurn {
         for (&p, b) in self.churn.picked.iter().zip(&self.churn.boxes) {
             self.handles[p as usize] = self.tree.insert(clash_box(b), p).unwrap();
         }
+        // The tree brought up to date, as parry's is after its insertions.
+        self.tree.settle();
         self.churn.picked.len()
     }
 

@@ -106,12 +106,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// Refits the boxes and heights from `n` up to the root, rotating at
-    /// each node where that reduces surface area.
-    pub(crate) fn refit_upward(&mut self, n: u32) {
-        self.refit_upward_with(n, true);
-    }
-
-    /// Refits from `n` up to the root, rotating only when `rotate` is set.
+    /// each node where that reduces surface area when `rotate` is set.
     fn refit_upward_with(&mut self, mut n: u32, rotate: bool) {
         while n != NULL {
             let [a, b] = self.nodes[n as usize].child;
@@ -136,8 +131,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
     /// Unlinks a leaf from the tree (the leaf node itself stays allocated);
     /// its parent is freed and its sibling takes the parent's place. The
-    /// ancestors are refitted, and rotated on the way up when `rotate` is set.
-    pub(crate) fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
+    /// ancestors are refitted, not rotated: the sibling's subtree was
+    /// optimised when it was built, and the insertions rotate where they pass.
+    pub(crate) fn unlink_leaf(&mut self, leaf: u32) {
         self.areas_valid = false;
         self.pair_tree.valid = false;
         self.in_order = false;
@@ -159,7 +155,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.free_node_at(parent);
         self.nodes[leaf as usize].parent = NULL;
-        self.refit_upward_with(grand, rotate);
+        self.refit_upward_with(grand, false);
     }
 
     /// Links an unlinked leaf (its fat box set) into the tree next to the
@@ -199,6 +195,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let k = usize::from(p.child[1] == sibling);
             p.child[k] = new_parent;
         }
-        self.refit_upward(old_parent);
+        self.refit_upward_with(old_parent, true);
     }
 }

@@ -148,18 +148,26 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) sort_scratch: Vec<u64>,
     pub(crate) sort_counts: Vec<u32>,
     /// Slots whose fat box `update` changed, awaiting re-insertion or a
-    /// refit of their leaf at the next [`settle`](Self::settle).
+    /// refit of their leaf at the next [`settle`](Self::settle), and new
+    /// objects whose leaves `settle` links.
     pub(crate) pending: Vec<u32>,
     pub(crate) pending_flag: Vec<bool>,
     /// Pending slots whose leaf node still holds the old fat box (the
-    /// per-slot copy in `fat` is the new one): the tree does not cover their
-    /// tight boxes, so queries test them apart until `settle` writes them.
+    /// per-slot copy in `fat` is the new one), or is not linked yet (a new
+    /// object): the tree does not cover their tight boxes, so queries test
+    /// them apart until `settle` writes or links them.
     pub(crate) stale: Vec<u32>,
     pub(crate) stale_flag: Vec<bool>,
+    /// Per slot: its index in `stale` (meaningful while flagged), so that
+    /// [`remove`](Self::remove) takes a slot off the list in O(1).
+    pub(crate) stale_at: Vec<u32>,
     /// Scratch of [`settle`](Self::settle): pending leaves as `leaf << 32 |
     /// slot`, and the buffer of their radix sort.
     pub(crate) settle_keys: Vec<u64>,
     pub(crate) settle_scratch: Vec<u64>,
+    /// Scratch of [`settle`](Self::settle): the leaves it links, as
+    /// `morton << 32 | slot`.
+    pub(crate) link_keys: Vec<u64>,
     /// Internal nodes whose boxes [`refit_loose`](Self::refit_loose) must
     /// recompute: the parents of the leaves that [`settle`](Self::settle)
     /// refits in place (empty outside `settle`).
@@ -258,8 +266,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pending_flag: Vec::new(),
             stale: Vec::new(),
             stale_flag: Vec::new(),
+            stale_at: Vec::new(),
             settle_keys: Vec::new(),
             settle_scratch: Vec::new(),
+            link_keys: Vec::new(),
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
@@ -348,6 +358,41 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         (0..self.slots.capacity() as u32)
             .filter(|&i| self.slots.is_live(i as usize))
             .map(|i| self.slots.handle(i))
+    }
+
+    /// Is `leaf` in the tree, rather than the leaf of a new object waiting
+    /// for [`settle`](Self::settle) to link it?
+    #[inline]
+    pub(crate) fn is_linked(&self, leaf: u32) -> bool {
+        self.root == leaf || self.nodes[leaf as usize].parent != NULL
+    }
+
+    /// Lists `slot` as stale, unless it already is.
+    pub(crate) fn mark_stale(&mut self, slot: u32) {
+        let k = slot as usize;
+        if self.stale_flag.len() <= k {
+            self.stale_flag.resize(k + 1, false);
+            self.stale_at.resize(k + 1, 0);
+        }
+        if !self.stale_flag[k] {
+            self.stale_flag[k] = true;
+            self.stale_at[k] = self.stale.len() as u32;
+            self.stale.push(slot);
+        }
+    }
+
+    /// Takes `slot` off the stale list, if it is on it.
+    pub(crate) fn unmark_stale(&mut self, slot: u32) {
+        let k = slot as usize;
+        if !self.stale_flag.get(k).copied().unwrap_or(false) {
+            return;
+        }
+        self.stale_flag[k] = false;
+        let at = self.stale_at[k] as usize;
+        self.stale.swap_remove(at);
+        if let Some(&last) = self.stale.get(at) {
+            self.stale_at[last as usize] = at as u32;
+        }
     }
 
     /// Takes a node from the free list (or grows the array).
