@@ -15,7 +15,8 @@
 //! (`remove`, then `insert` at a random place) in clash's tree and parry3d's
 //! `Bvh` (by `insert`, and by `insert_or_update_partially` plus one `refit`:
 //! `parry3d_bvh_partial`), alone (`churn`) and followed by the pair search
-//! (`churn_pairs`); clash runs on a pool of one thread.
+//! (`churn_pairs`); clash runs on a pool of one thread, and with
+//! `BROAD_CPU_TIME=1` every churn run reports its thread's CPU time.
 //!
 //! Before the timings it prints the tree quality after 1,000 steps: the sum
 //! of internal node areas over that of a fresh SAH rebuild of the same boxes.
@@ -189,6 +190,8 @@ fn broad(c: &mut Criterion) {
 const CHURN_FRACTION: f64 = 0.1;
 
 fn churn(c: &mut Criterion) {
+    // Every run here is on one thread (clash's on a pool of one).
+    let cpu = cpu_time_wanted();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -223,27 +226,26 @@ fn churn(c: &mut Criterion) {
         let mut full = ParryChurn::new(n, CHURN_FRACTION, 3, false);
         let mut partial = ParryChurn::new(n, CHURN_FRACTION, 3, true);
         g.bench_function(BenchmarkId::new("clash_tree_1t", "churn"), |b| {
-            b.iter_custom(|iters| pool.install(|| timed(false, iters, &mut || clash.churn())))
+            b.iter_custom(|iters| pool.install(|| timed(cpu, iters, &mut || clash.churn())))
         });
         g.bench_function(BenchmarkId::new("parry3d_bvh", "churn"), |b| {
-            b.iter_custom(|iters| timed(false, iters, &mut || full.churn()))
+            b.iter_custom(|iters| timed(cpu, iters, &mut || full.churn()))
         });
         g.bench_function(BenchmarkId::new("parry3d_bvh_partial", "churn"), |b| {
-            b.iter_custom(|iters| timed(false, iters, &mut || partial.churn()))
+            b.iter_custom(|iters| timed(cpu, iters, &mut || partial.churn()))
         });
         g.bench_function(BenchmarkId::new("clash_tree_1t", "churn_pairs"), |b| {
             b.iter_custom(|iters| {
-                pool.install(|| timed(false, iters, &mut || clash.churn() + clash.pairs()))
+                pool.install(|| timed(cpu, iters, &mut || clash.churn() + clash.pairs()))
             })
         });
         g.bench_function(BenchmarkId::new("parry3d_bvh", "churn_pairs"), |b| {
-            b.iter_custom(|iters| timed(false, iters, &mut || full.churn() + full.pairs()))
+            b.iter_custom(|iters| timed(cpu, iters, &mut || full.churn() + full.pairs()))
         });
-        g.bench_function(BenchmarkId::new("parry3d_bvh_partial", "churn_pairs"), |b| {
-            b.iter_custom(|iters| {
-                timed(false, iters, &mut || partial.churn() + partial.pairs())
-            })
-        });
+        g.bench_function(
+            BenchmarkId::new("parry3d_bvh_partial", "churn_pairs"),
+            |b| b.iter_custom(|iters| timed(cpu, iters, &mut || partial.churn() + partial.pairs())),
+        );
         g.finish();
     }
 }

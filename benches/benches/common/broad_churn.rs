@@ -121,10 +121,7 @@ impl ClashChurn {
             .pairs
             .iter()
             .map(|p| {
-                let (a, b) = (
-                    *self.tree.data(p.a).unwrap(),
-                    *self.tree.data(p.b).unwrap(),
-                );
+                let (a, b) = (*self.tree.data(p.a).unwrap(), *self.tree.data(p.b).unwrap());
                 (a.min(b), a.max(b))
             })
             .collect();

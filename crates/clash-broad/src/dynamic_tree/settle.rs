@@ -321,7 +321,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         let scale: [f64; 3] = core::array::from_fn(|k| {
             let w = hi[k] - lo[k];
-            if w > 0.0 && w.is_finite() { 1023.0 / w } else { 0.0 }
+            if w > 0.0 && w.is_finite() {
+                1023.0 / w
+            } else {
+                0.0
+            }
         });
         for key in keys.iter_mut() {
             let f = &self.fat[*key as usize];

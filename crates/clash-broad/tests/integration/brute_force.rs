@@ -477,34 +477,33 @@ fn tree_churn_with_queries_before_settle() {
     };
     let mut live: Vec<ProxyHandle> = Vec::new();
     let (mut handles, mut hits, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
-    let mut check_queries = |tree: &DynamicTree<f32, usize>,
-                             oracle: &Oracle<f32>,
-                             rng: &mut ChaCha8Rng| {
-        for _ in 0..20 {
-            let c = random_point(rng, side);
-            let p = Point3::new(c[0] as f32, c[1] as f32, c[2] as f32);
-            let r = Vector3::new(0.7, 0.4, 1.1);
-            let q = Aabb {
-                min: p - r,
-                max: p + r,
-            };
-            tree.query_aabb(&q, &mut handles).unwrap();
-            assert_eq!(handles, oracle.query_aabb(&q), "box query");
-            tree.query_point(&p, &mut handles).unwrap();
-            assert_eq!(handles, oracle.query_point(&p), "point query");
-            let d = random_point(rng, 2.0);
-            let dir = Vector3::new(d[0] as f32 - 1.0, d[1] as f32 - 1.0, d[2] as f32 - 1.0);
-            let ray = Ray::new(p, dir);
-            tree.cast_ray_all(&ray, 20.0, &mut hits).unwrap();
-            let expect = oracle.ray_all(&ray, 20.0);
-            assert_eq!(hits, expect, "ray (all)");
-            assert_eq!(
-                tree.cast_ray_closest(&ray, 20.0).unwrap(),
-                expect.first().copied(),
-                "ray (closest)"
-            );
-        }
-    };
+    let mut check_queries =
+        |tree: &DynamicTree<f32, usize>, oracle: &Oracle<f32>, rng: &mut ChaCha8Rng| {
+            for _ in 0..20 {
+                let c = random_point(rng, side);
+                let p = Point3::new(c[0] as f32, c[1] as f32, c[2] as f32);
+                let r = Vector3::new(0.7, 0.4, 1.1);
+                let q = Aabb {
+                    min: p - r,
+                    max: p + r,
+                };
+                tree.query_aabb(&q, &mut handles).unwrap();
+                assert_eq!(handles, oracle.query_aabb(&q), "box query");
+                tree.query_point(&p, &mut handles).unwrap();
+                assert_eq!(handles, oracle.query_point(&p), "point query");
+                let d = random_point(rng, 2.0);
+                let dir = Vector3::new(d[0] as f32 - 1.0, d[1] as f32 - 1.0, d[2] as f32 - 1.0);
+                let ray = Ray::new(p, dir);
+                tree.cast_ray_all(&ray, 20.0, &mut hits).unwrap();
+                let expect = oracle.ray_all(&ray, 20.0);
+                assert_eq!(hits, expect, "ray (all)");
+                assert_eq!(
+                    tree.cast_ray_closest(&ray, 20.0).unwrap(),
+                    expect.first().copied(),
+                    "ray (closest)"
+                );
+            }
+        };
     for round in 0..16 {
         let share = [0.0, 0.01, 0.1, 0.35][round % 4];
         let k = ((live.len() as f64 * share) as usize).min(live.len());
@@ -544,7 +543,8 @@ fn tree_churn_with_queries_before_settle() {
     tree.validate().unwrap();
     tree.query_aabb(&cube(0.2), &mut handles).unwrap();
     assert_eq!(handles, vec![b]);
-    tree.query_point(&Point3::new(1.2, 0.5, 0.5), &mut handles).unwrap();
+    tree.query_point(&Point3::new(1.2, 0.5, 0.5), &mut handles)
+        .unwrap();
     assert_eq!(handles, vec![b]);
     let ray = Ray::new(Point3::new(-1.0, 0.5, 0.5), Vector3::new(1.0, 0.0, 0.0));
     assert_eq!(
