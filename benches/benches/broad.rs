@@ -11,11 +11,21 @@
 //! parry3d is single-threaded. With `BROAD_CPU_TIME=1` the single-threaded
 //! runs (`clash_tree_1t`, `parry3d_bvh`) report their thread's CPU time.
 //!
+//! `broad_churn/{n}` replaces a tenth of `n` boxes at rest each step
+//! (`remove`, then `insert` at a random place) in clash's tree and parry3d's
+//! `Bvh` (by `insert`, and by `insert_or_update_partially` plus one `refit`:
+//! `parry3d_bvh_partial`), alone (`churn`) and followed by the pair search
+//! (`churn_pairs`); clash runs on a pool of one thread, and with
+//! `BROAD_CPU_TIME=1` every churn run reports its thread's CPU time.
+//!
 //! Before the timings it prints the tree quality after 1,000 steps: the sum
 //! of internal node areas over that of a fresh SAH rebuild of the same boxes.
+#[path = "common/broad_churn.rs"]
+mod broad_churn;
 #[path = "common/broad_worlds.rs"]
 mod broad_worlds;
 
+use broad_churn::{ClashChurn, parry::ParryChurn};
 use broad_worlds::{ClashWorld, MARGIN, Scene, parry, svenstaro};
 use clash_broad::{DynamicTree, SortAndSweep};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -176,5 +186,69 @@ fn broad(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, broad);
+/// Fraction of the objects replaced per step of the churn benchmark.
+const CHURN_FRACTION: f64 = 0.1;
+
+fn churn(c: &mut Criterion) {
+    // Every run here is on one thread (clash's on a pool of one).
+    let cpu = cpu_time_wanted();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool");
+    for n in [10_000usize, 100_000] {
+        let mut g = c.benchmark_group(format!("broad_churn/{n}"));
+        g.sample_size(10);
+        // Same changes, same pairs (checked over a few steps here).
+        {
+            let mut clash = ClashChurn::new(n, CHURN_FRACTION, 3);
+            let mut full = ParryChurn::new(n, CHURN_FRACTION, 3, false);
+            let mut partial = ParryChurn::new(n, CHURN_FRACTION, 3, true);
+            for _ in 0..3 {
+                clash.churn();
+                full.churn();
+                partial.churn();
+                let counts = [clash.pairs(), full.pairs(), partial.pairs()];
+                let expect = clash.position_pairs();
+                assert!(
+                    full.position_pairs() == expect && partial.position_pairs() == expect,
+                    "same churn, same pairs: {counts:?}"
+                );
+                clash.tree.validate().unwrap();
+            }
+            eprintln!(
+                "{n} boxes, {} replaced per step: pairs after 3 steps (clash, parry, parry partial) = {:?}",
+                (n as f64 * CHURN_FRACTION) as usize,
+                [clash.pairs(), full.pairs(), partial.pairs()]
+            );
+        }
+        let mut clash = ClashChurn::new(n, CHURN_FRACTION, 3);
+        let mut full = ParryChurn::new(n, CHURN_FRACTION, 3, false);
+        let mut partial = ParryChurn::new(n, CHURN_FRACTION, 3, true);
+        g.bench_function(BenchmarkId::new("clash_tree_1t", "churn"), |b| {
+            b.iter_custom(|iters| pool.install(|| timed(cpu, iters, &mut || clash.churn())))
+        });
+        g.bench_function(BenchmarkId::new("parry3d_bvh", "churn"), |b| {
+            b.iter_custom(|iters| timed(cpu, iters, &mut || full.churn()))
+        });
+        g.bench_function(BenchmarkId::new("parry3d_bvh_partial", "churn"), |b| {
+            b.iter_custom(|iters| timed(cpu, iters, &mut || partial.churn()))
+        });
+        g.bench_function(BenchmarkId::new("clash_tree_1t", "churn_pairs"), |b| {
+            b.iter_custom(|iters| {
+                pool.install(|| timed(cpu, iters, &mut || clash.churn() + clash.pairs()))
+            })
+        });
+        g.bench_function(BenchmarkId::new("parry3d_bvh", "churn_pairs"), |b| {
+            b.iter_custom(|iters| timed(cpu, iters, &mut || full.churn() + full.pairs()))
+        });
+        g.bench_function(
+            BenchmarkId::new("parry3d_bvh_partial", "churn_pairs"),
+            |b| b.iter_custom(|iters| timed(cpu, iters, &mut || partial.churn() + partial.pairs())),
+        );
+        g.finish();
+    }
+}
+
+criterion_group!(benches, churn, broad);
 criterion_main!(benches);

@@ -1,7 +1,6 @@
 //! Where a new leaf goes and how the tree stays tight: the best-sibling
 //! search by surface-area cost (RTCD §6.2.3, the Goldsmith–Salmon cost of
-//! §6.2.3.1 searched by branch and bound as Bittner et al. 2012 do), and local
-//! tree rotations (Kensler 2008) applied while refitting towards the root;
+//! §6.2.3.1, by a greedy descent), and local tree rotations (Kensler 2008) applied while refitting towards the root;
 //! linking a leaf into the tree and unlinking it.
 use super::Node;
 use crate::DynamicTree;
@@ -10,80 +9,19 @@ use crate::slots::NULL;
 use clash_bv::Aabb;
 use clash_math::Scalar;
 
-/// Largest number of nodes the branch-and-bound sibling search visits.
-pub(crate) const SEARCH_BUDGET: usize = 64;
-
 impl<T: Scalar, U> DynamicTree<T, U> {
-    /// The node of the subtree under `start` under whose new parent a leaf
-    /// with box `b` costs least.
+    /// The sibling for a leaf with box `b` (of area `area_leaf`) in the
+    /// subtree under `start`, by a greedy descent (RTCD §6.2.3's "single
+    /// root-leaf traversal"): making node `s` the sibling costs `SA(s ∪ b)`
+    /// for the new parent plus, for every ancestor `a` of `s`, the growth
+    /// `SA(a ∪ b) - SA(a)` (RTCD §6.2.3.1's inheritance cost). From `start`,
+    /// go down into the child whose cost bound is lowest while that beats
+    /// making the current node the sibling. Returns the node and its cost.
     ///
-    /// Making node `s` the sibling costs `SA(s ∪ b)` for the new parent plus,
-    /// for every ancestor `a` of `s`, the growth `SA(a ∪ b) - SA(a)` (RTCD
-    /// §6.2.3.1's inheritance cost). A greedy root-to-leaf descent (RTCD
-    /// §6.2.3's "single root-leaf traversal") gives a first candidate; a
-    /// depth-first branch and bound (the best-first search RTCD §6.2.3
-    /// mentions, after Bittner et al. 2012) then looks for a cheaper one:
-    /// below a node, no sibling costs less than `SA(b)` plus the inherited
-    /// growth, which prunes the search. The search stops after
-    /// [`SEARCH_BUDGET`] nodes, so an insertion stays O(log n).
-    pub(crate) fn best_sibling(&mut self, b: &Aabb<T>, start: u32) -> u32 {
-        let area_leaf = surface_area(b);
-        let (mut best, mut best_cost) = self.greedy_sibling(b, area_leaf, start);
-        let mut stack = core::mem::take(&mut self.search);
-        stack.clear();
-        // (inherited cost, node, SA(node ∪ b), SA(node)): the areas are
-        // computed once, when the node is pushed by its parent.
-        let start_box = &self.nodes[start as usize].aabb;
-        stack.push((
-            T::ZERO,
-            start,
-            surface_area(&union(start_box, b)),
-            surface_area(start_box),
-        ));
-        let mut budget = SEARCH_BUDGET;
-        while let Some((inherited, n, direct, area)) = stack.pop() {
-            if area_leaf + inherited >= best_cost {
-                continue;
-            }
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            let cost = direct + inherited;
-            if cost < best_cost {
-                best_cost = cost;
-                best = n;
-            }
-            let node = &self.nodes[n as usize];
-            if node.is_leaf() {
-                continue;
-            }
-            let child_inherited = inherited + direct - area;
-            if area_leaf + child_inherited >= best_cost {
-                continue;
-            }
-            let [c0, c1] = node.child;
-            let (b0, b1) = (&self.nodes[c0 as usize].aabb, &self.nodes[c1 as usize].aabb);
-            let (u0, a0) = (surface_area(&union(b0, b)), surface_area(b0));
-            let (u1, a1) = (surface_area(&union(b1, b)), surface_area(b1));
-            let e0 = (child_inherited, c0, u0, a0);
-            let e1 = (child_inherited, c1, u1, a1);
-            // Visit the child that grows least first (pushed last).
-            if u0 - a0 <= u1 - a1 {
-                stack.push(e1);
-                stack.push(e0);
-            } else {
-                stack.push(e0);
-                stack.push(e1);
-            }
-        }
-        self.search = stack;
-        best
-    }
-
-    /// Greedy descent: from the root, go down into the child whose cost
-    /// bound is lowest while that beats making the current node the sibling.
-    /// Returns the node and its cost.
+    /// A branch-and-bound search for the cheapest sibling (Bittner et al.
+    /// 2012) finds slightly better places but reads several times as many
+    /// nodes, scattered over the array; the rotations on the way up and the
+    /// rebuilds of [`settle`](Self::settle) keep the tree's cost bounded.
     pub(crate) fn greedy_sibling(&self, b: &Aabb<T>, area_leaf: T, start: u32) -> (u32, T) {
         let mut n = start;
         let mut inherited = T::ZERO;
@@ -168,12 +106,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
 
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// Refits the boxes and heights from `n` up to the root, rotating at
-    /// each node where that reduces surface area.
-    pub(crate) fn refit_upward(&mut self, n: u32) {
-        self.refit_upward_with(n, true);
-    }
-
-    /// Refits from `n` up to the root, rotating only when `rotate` is set.
+    /// each node where that reduces surface area when `rotate` is set.
     fn refit_upward_with(&mut self, mut n: u32, rotate: bool) {
         while n != NULL {
             let [a, b] = self.nodes[n as usize].child;
@@ -197,13 +130,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     }
 
     /// Unlinks a leaf from the tree (the leaf node itself stays allocated);
-    /// its parent is freed and its sibling takes the parent's place.
-    pub(crate) fn remove_leaf(&mut self, leaf: u32) {
-        self.unlink_leaf(leaf, true);
-    }
-
-    /// As [`remove_leaf`](Self::remove_leaf), rotating on the way up only when `rotate` is set.
-    pub(crate) fn unlink_leaf(&mut self, leaf: u32, rotate: bool) {
+    /// its parent is freed and its sibling takes the parent's place. The
+    /// ancestors are refitted, not rotated: the sibling's subtree was
+    /// optimised when it was built, and the insertions rotate where they pass.
+    pub(crate) fn unlink_leaf(&mut self, leaf: u32) {
         self.areas_valid = false;
         self.pair_tree.valid = false;
         self.in_order = false;
@@ -225,20 +155,12 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.free_node_at(parent);
         self.nodes[leaf as usize].parent = NULL;
-        self.refit_upward_with(grand, rotate);
+        self.refit_upward_with(grand, false);
     }
 
     /// Links an unlinked leaf (its fat box set) into the tree next to the
-    /// best sibling (found by the greedy descent refined by the
-    /// branch-and-bound search when `search`, by the greedy descent alone
-    /// otherwise), then refits and rotates up to the root.
-    pub(crate) fn insert_leaf(&mut self, leaf: u32, search: bool) {
-        self.insert_leaf_at(leaf, self.root, search);
-    }
-
-    /// As [`insert_leaf`](Self::insert_leaf), searching for the sibling in
-    /// the subtree under `start` only.
-    pub(crate) fn insert_leaf_at(&mut self, leaf: u32, start: u32, search: bool) {
+    /// sibling the greedy descent finds, then refits and rotates up to the root.
+    pub(crate) fn insert_leaf(&mut self, leaf: u32) {
         self.areas_valid = false;
         self.pair_tree.valid = false;
         self.in_order = false;
@@ -248,12 +170,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             return;
         }
         let leaf_box = self.nodes[leaf as usize].aabb;
-        let sibling = if search {
-            self.best_sibling(&leaf_box, start)
-        } else {
-            self.greedy_sibling(&leaf_box, surface_area(&leaf_box), start)
-                .0
-        };
+        let sibling = self
+            .greedy_sibling(&leaf_box, surface_area(&leaf_box), self.root)
+            .0;
         let old_parent = self.nodes[sibling as usize].parent;
         // alloc cannot fail here: the node count is bounded by twice the slot count.
         let new_parent = self
@@ -276,6 +195,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             let k = usize::from(p.child[1] == sibling);
             p.child[k] = new_parent;
         }
-        self.refit_upward(old_parent);
+        self.refit_upward_with(old_parent, true);
     }
 }

@@ -74,10 +74,9 @@ impl<T: Scalar> Node<T> {
 /// that leaves it gets a new fat box, and its leaf is re-inserted at the next
 /// [`settle`](Self::settle) (O(log n), no allocation, same handle), or
 /// refitted in place when much of the scene moved. Insertion picks the sibling of least
-/// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent refined by a
-/// bounded branch-and-bound search (re-insertions of moved objects use the
-/// greedy descent alone), and refitting on the way up applies tree
-/// rotations that shrink surface area. Pair enumeration is incremental: only
+/// surface-area (SAH) cost (RTCD §6.2.3.1) by a greedy descent, and
+/// refitting on the way up applies tree rotations that shrink surface area
+/// (removal only refits). Pair enumeration is incremental: only
 /// objects whose fat box changed are queried again (when many changed, the
 /// tree is traversed against itself instead, in parallel for large trees).
 /// Queries and pairs are exact on the tight boxes.
@@ -126,8 +125,6 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// `5 margin`: how far a face of a fat box may lie from the same face of
     /// the tight box for [`update`](Self::update)'s fast path.
     keep_reach: T,
-    /// Scratch of the best-sibling search (kept to avoid allocating per insertion).
-    pub(crate) search: Vec<(T, u32, T, T)>,
     /// The compact copy of the tree that the pair search runs on; kept,
     /// box by box, while the tree keeps its shape.
     pub(crate) pair_tree: pair_tree::PairTree,
@@ -151,18 +148,26 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) sort_scratch: Vec<u64>,
     pub(crate) sort_counts: Vec<u32>,
     /// Slots whose fat box `update` changed, awaiting re-insertion or a
-    /// refit of their leaf at the next [`settle`](Self::settle).
+    /// refit of their leaf at the next [`settle`](Self::settle), and new
+    /// objects whose leaves `settle` links.
     pub(crate) pending: Vec<u32>,
     pub(crate) pending_flag: Vec<bool>,
     /// Pending slots whose leaf node still holds the old fat box (the
-    /// per-slot copy in `fat` is the new one): the tree does not cover their
-    /// tight boxes, so queries test them apart until `settle` writes them.
+    /// per-slot copy in `fat` is the new one), or is not linked yet (a new
+    /// object): the tree does not cover their tight boxes, so queries test
+    /// them apart until `settle` writes or links them.
     pub(crate) stale: Vec<u32>,
     pub(crate) stale_flag: Vec<bool>,
+    /// Per slot: its index in `stale` (meaningful while flagged), so that
+    /// [`remove`](Self::remove) takes a slot off the list in O(1).
+    pub(crate) stale_at: Vec<u32>,
     /// Scratch of [`settle`](Self::settle): pending leaves as `leaf << 32 |
     /// slot`, and the buffer of their radix sort.
     pub(crate) settle_keys: Vec<u64>,
     pub(crate) settle_scratch: Vec<u64>,
+    /// Scratch of [`settle`](Self::settle): the leaves it links, as
+    /// `morton << 32 | slot`.
+    pub(crate) link_keys: Vec<u64>,
     /// Internal nodes whose boxes [`refit_loose`](Self::refit_loose) must
     /// recompute: the parents of the leaves that [`settle`](Self::settle)
     /// refits in place (empty outside `settle`).
@@ -246,7 +251,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             } else {
                 T::ZERO
             },
-            search: Vec::new(),
             pair_tree: Default::default(),
             pair_tasks: Vec::new(),
             task_starts: Vec::new(),
@@ -262,8 +266,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             pending_flag: Vec::new(),
             stale: Vec::new(),
             stale_flag: Vec::new(),
+            stale_at: Vec::new(),
             settle_keys: Vec::new(),
             settle_scratch: Vec::new(),
+            link_keys: Vec::new(),
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
@@ -352,6 +358,41 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         (0..self.slots.capacity() as u32)
             .filter(|&i| self.slots.is_live(i as usize))
             .map(|i| self.slots.handle(i))
+    }
+
+    /// Is `leaf` in the tree, rather than the leaf of a new object waiting
+    /// for [`settle`](Self::settle) to link it?
+    #[inline]
+    pub(crate) fn is_linked(&self, leaf: u32) -> bool {
+        self.root == leaf || self.nodes[leaf as usize].parent != NULL
+    }
+
+    /// Lists `slot` as stale, unless it already is.
+    pub(crate) fn mark_stale(&mut self, slot: u32) {
+        let k = slot as usize;
+        if self.stale_flag.len() <= k {
+            self.stale_flag.resize(k + 1, false);
+            self.stale_at.resize(k + 1, 0);
+        }
+        if !self.stale_flag[k] {
+            self.stale_flag[k] = true;
+            self.stale_at[k] = self.stale.len() as u32;
+            self.stale.push(slot);
+        }
+    }
+
+    /// Takes `slot` off the stale list, if it is on it.
+    pub(crate) fn unmark_stale(&mut self, slot: u32) {
+        let k = slot as usize;
+        if !self.stale_flag.get(k).copied().unwrap_or(false) {
+            return;
+        }
+        self.stale_flag[k] = false;
+        let at = self.stale_at[k] as usize;
+        self.stale.swap_remove(at);
+        if let Some(&last) = self.stale.get(at) {
+            self.stale_at[last as usize] = at as u32;
+        }
     }
 
     /// Takes a node from the free list (or grows the array).

@@ -9,7 +9,11 @@ use clash_bv::Aabb;
 use clash_math::{Scalar, Vector3};
 
 impl<T: Scalar, U> DynamicTree<T, U> {
-    /// Adds an object with tight box `aabb`; O(log n) expected.
+    /// Adds an object with tight box `aabb`. Its leaf is linked into the tree
+    /// at the next [`settle`](Self::settle) (O(log n) expected each), with
+    /// the other new leaves in spatial order, so that consecutive descents
+    /// share their paths; until then queries test it apart, as they test
+    /// moved objects (the first object of an empty tree is linked at once).
     ///
     /// # Errors
     /// Non-finite or inverted box; capacity exceeded.
@@ -35,7 +39,18 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             proxy: slot,
         };
         self.set_fat(slot, fat);
-        self.insert_leaf(leaf, true);
+        // The new leaf changes the area sums, and the tree's shape once linked.
+        self.areas_valid = false;
+        self.pair_tree.valid = false;
+        if self.root == NULL {
+            self.insert_leaf(leaf);
+        } else {
+            // Linked at the next `settle`, with the other new leaves, in
+            // spatial order; until then queries test it apart, as they test
+            // the objects that moved out of their leaves' boxes.
+            self.mark_stale(slot);
+            mark(&mut self.pending_flag, &mut self.pending, slot);
+        }
         self.mark_moved(slot);
         Ok(self.slots.handle(slot))
     }
@@ -46,16 +61,16 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// Unknown or stale handle.
     pub fn remove(&mut self, handle: ProxyHandle) -> Result<U, BroadPhaseError> {
         let i = self.slots.resolve(handle)?;
-        if self.stale_flag.get(i).copied().unwrap_or(false) {
-            // A later object in this slot must not be taken for stale.
-            self.stale_flag[i] = false;
-            let k = self.stale.iter().position(|&s| s as usize == i);
-            self.stale.swap_remove(k.expect("a flagged slot is listed"));
-        }
+        // A later object in this slot must not be taken for stale.
+        self.unmark_stale(i as u32);
         // Its kept pairs must go: it counts as changed for the pair search.
         self.mark_moved(i as u32);
         let leaf = self.slots.link[i];
-        self.remove_leaf(leaf);
+        if self.is_linked(leaf) {
+            self.unlink_leaf(leaf);
+        }
+        self.areas_valid = false;
+        self.in_order = false;
         self.free_node_at(leaf);
         Ok(self.slots.remove(i))
     }
@@ -119,7 +134,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.fat[i] = fat;
         let slot = i as u32;
-        mark(&mut self.stale_flag, &mut self.stale, slot);
+        self.mark_stale(slot);
         mark(&mut self.pending_flag, &mut self.pending, slot);
         self.mark_moved(slot);
         Ok(true)

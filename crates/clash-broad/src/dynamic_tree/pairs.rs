@@ -233,7 +233,7 @@ const PAIR_TASKS: usize = 16;
 /// When more than `1 / SEARCH_FRACTION` of the objects changed their fat
 /// boxes, the pairs are searched on the tree's compact copy rather than by
 /// one query per changed object on the tree itself.
-const SEARCH_FRACTION: usize = 8;
+const SEARCH_FRACTION: usize = 32;
 /// Up to this many changed objects out of `n`, the search on the copy is
 /// one query per changed object; beyond, a traversal of the copy against
 /// itself. A quarter of the objects up to 32,768 objects, an eighth

@@ -131,7 +131,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         mut hit: impl FnMut(ProxyHandle, T) -> Option<T>,
     ) -> Result<Option<RayHit<T>>, BroadPhaseError> {
         check_ray(ray, max_t)?;
-        if self.root == NULL {
+        if self.root == NULL && self.stale.is_empty() {
             return Ok(None);
         }
         let slab = RaySlab::new(ray, max_t);
@@ -156,7 +156,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         for &slot in &self.stale {
             try_leaf(slot, &mut best);
         }
-        let mut stack = NodeStack::with(self.root);
+        let mut stack = NodeStack::new();
+        if self.root != NULL {
+            stack.push(self.root);
+        }
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             let Some(t_node) = slab.entry(&node.aabb) else {
@@ -198,10 +201,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// are skipped in the tree and visited afterwards by their current fat
     /// box.
     fn visit(&self, enter: impl Fn(&Aabb<T>) -> bool, mut leaf: impl FnMut(u32)) {
-        if self.root == NULL {
-            return;
-        }
         let mut stack = NodeStack::with(self.root);
+        if self.root == NULL {
+            stack.pop();
+        }
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             if !enter(&node.aabb) {

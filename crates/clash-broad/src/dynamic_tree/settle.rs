@@ -46,6 +46,17 @@ fn radix_sort_high(keys: &mut Vec<u64>, scratch: &mut Vec<u64>, bound: usize) {
     }
 }
 
+/// The 10 low bits of `v` spread to every third bit (bit `i` to bit `3 i`),
+/// for a 30-bit Morton code.
+fn spread_bits(v: u32) -> u64 {
+    let mut x = u64::from(v) & 0x3ff;
+    x = (x | (x << 16)) & 0x0300_00ff;
+    x = (x | (x << 8)) & 0x0300_f00f;
+    x = (x | (x << 4)) & 0x030c_30c3;
+    x = (x | (x << 2)) & 0x0924_9249;
+    x
+}
+
 /// How far the tree's cost may drift above its value after the last rebuild
 /// while many leaves move before [`DynamicTree::settle`] rebuilds (1.07: 7%).
 /// A wave of moves in which most leaves leave their fat boxes adds about 2%
@@ -150,10 +161,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.area_internal += internal;
     }
 
-    /// Brings the tree up to date with the fat boxes that
-    /// [`update`](Self::update) changed since the last call: each such leaf
-    /// is unlinked and re-inserted from the root by SAH cost with its new
-    /// box. When more than a 32nd of all objects are pending (a whole scene
+    /// Brings the tree up to date with the objects inserted and the fat
+    /// boxes that [`update`](Self::update) changed since the last call: each
+    /// such leaf is unlinked and re-inserted from the root by SAH cost with
+    /// its new box, and each new object's leaf linked the same way (all in
+    /// the Morton order of their boxes). When more than a 32nd of all objects are pending (a whole scene
     /// is moving), re-inserting them one by one costs more than keeping the
     /// tree as it is: their leaves keep their places, get their new boxes,
     /// and their ancestors are refitted bottom-up, each node once (by one
@@ -162,8 +174,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// topology is kept as long as the tree's cost ([`Self::cost_ratio`]: internal
     /// over leaf areas) stays within [`REFIT_DRIFT`] of its value after the
     /// last rebuild, and one parallel [`rebuild`](Self::rebuild) is done
-    /// once it drifts further. A rebuild is also done once the re-insertions since the last
-    /// rebuild exceed twice the object count, which bounds the drift of the
+    /// once it drifts further (the new objects' leaves are then linked one
+    /// by one, or the tree rebuilt when they are more than half of it). A rebuild is also done once the re-insertions and new leaves
+    /// since the last rebuild exceed twice the object count, which bounds the drift of the
     /// tree's SAH cost and restores the memory order of its nodes at an
     /// amortised cost of half a rebuild per `n` re-insertions.
     /// [`overlapping_pairs`](Self::overlapping_pairs)
@@ -201,6 +214,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             // parents of the leaves written are made loose.
             let sweep = self.in_order && self.pending.len() > n / SWEEP_FRACTION;
             let hints = self.fat.len() > PREFETCH_MIN;
+            self.link_keys.clear();
             for (i, &k) in keys.iter().enumerate() {
                 // The leaves come in node order, their slots in no useful
                 // order: in a large scene the fat box a few ahead is asked
@@ -209,6 +223,11 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                     prefetch(&self.fat[ahead as u32 as usize]);
                 }
                 let (leaf, slot) = ((k >> 32) as usize, k as u32 as usize);
+                if !self.is_linked(leaf as u32) {
+                    // A new object: linked below.
+                    self.link_keys.push(slot as u64);
+                    continue;
+                }
                 leaves += area(&self.fat[slot]) - area(&self.nodes[leaf].aabb);
                 self.nodes[leaf].aabb = self.fat[slot];
                 if self.pair_tree.valid {
@@ -220,6 +239,13 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 }
             }
             self.settle_keys = keys;
+            if self.link_keys.len() > n / 2 {
+                // Mostly new objects (a scene filled one insertion at a
+                // time): one SAH build beats linking them one by one.
+                self.link_keys.clear();
+                self.rebuild();
+                return;
+            }
             self.area_leaves += leaves;
             self.pending.clear();
             self.clear_stale();
@@ -234,6 +260,14 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 0.0
             };
             if cost > self.rebuilt_cost * REFIT_DRIFT {
+                // The rebuild takes the new objects' leaves too.
+                self.link_keys.clear();
+                self.rebuild();
+                return;
+            }
+            let linked = self.link_in_order();
+            self.churn += linked;
+            if linked > 0 && self.churn > 2 * n {
                 self.rebuild();
             }
             return;
@@ -248,23 +282,71 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         // boxes of the others.
         for &slot in &pending {
             if self.slots.is_live(slot as usize) {
-                self.unlink_leaf(self.slots.link[slot as usize], false);
+                let leaf = self.slots.link[slot as usize];
+                if self.is_linked(leaf) {
+                    self.unlink_leaf(leaf);
+                }
             }
         }
         self.clear_stale();
+        self.link_keys.clear();
         for &slot in &pending {
             let s = slot as usize;
             self.pending_flag[s] = false;
             if self.slots.is_live(s) {
-                let leaf = self.slots.link[s];
-                self.nodes[leaf as usize].aabb = self.fat[s];
-                // The greedy descent alone: re-insertions are frequent, and
-                // the rebuilds bound the drift of the tree's cost.
-                self.insert_leaf(leaf, false);
+                self.link_keys.push(u64::from(slot));
             }
         }
+        self.link_in_order();
         self.pending = pending;
         self.pending.clear();
+    }
+
+    /// Links the (unlinked) leaves of the slots in the low halves of
+    /// `link_keys` into the tree with their current fat boxes, in the Morton
+    /// order of the boxes' centres (RTCD §7.3.5), so that consecutive
+    /// insertions descend along mostly the same path and find its nodes in
+    /// cache. Returns how many were linked.
+    fn link_in_order(&mut self) -> usize {
+        let mut keys = core::mem::take(&mut self.link_keys);
+        let count = keys.len();
+        let centre = |b: &Aabb<T>, k: usize| b.min[k].to_f64() * 0.5 + b.max[k].to_f64() * 0.5;
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for &key in &keys {
+            let f = &self.fat[key as usize];
+            for k in 0..3 {
+                lo[k] = lo[k].min(centre(f, k));
+                hi[k] = hi[k].max(centre(f, k));
+            }
+        }
+        let scale: [f64; 3] = core::array::from_fn(|k| {
+            let w = hi[k] - lo[k];
+            if w > 0.0 && w.is_finite() {
+                1023.0 / w
+            } else {
+                0.0
+            }
+        });
+        for key in keys.iter_mut() {
+            let f = &self.fat[*key as usize];
+            let mut code = 0u64;
+            for k in 0..3 {
+                // Saturating: NaN (from an overflowing width) goes to 0.
+                let q = (((centre(f, k) - lo[k]) * scale[k]) as u32).min(1023);
+                code |= spread_bits(q) << k;
+            }
+            *key |= code << 32;
+        }
+        radix_sort_high(&mut keys, &mut self.settle_scratch, 1 << 30);
+        for &key in &keys {
+            let slot = key as u32 as usize;
+            let leaf = self.slots.link[slot];
+            self.nodes[leaf as usize].aabb = self.fat[slot];
+            self.insert_leaf(leaf);
+        }
+        keys.clear();
+        self.link_keys = keys;
+        count
     }
 
     /// Forgets the stale slots (their leaves are being written).

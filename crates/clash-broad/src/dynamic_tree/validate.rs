@@ -13,8 +13,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// the objects that [`update`](Self::update) gave a new fat box since
     /// the last [`settle`](Self::settle) (their leaves keep the old one
     /// until then), which are listed as stale exactly once, live and
-    /// pending; every live object has exactly one leaf, reachable from the
-    /// root, that points back at it, and its fat box contains its tight box;
+    /// pending; every live object has exactly one leaf that points back at
+    /// it, reachable from the root (or, for an object inserted since the
+    /// last `settle`, not linked yet and listed as stale), and its fat box contains its tight box;
     /// every other node is on the free list exactly once; all boxes are
     /// finite; the copy of the tree kept for the pair search, if any,
     /// equals a fresh copy; when the nodes are said to be in order (after a
@@ -137,6 +138,33 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         // bits, which the next search sets again).
         if self.pair_tree.valid && !self.pair_tree.same_as_copy_of(&self.nodes, self.root) {
             return bad(self.root, "kept pair-search copy differs from the tree");
+        }
+        // A new object's leaf, until `settle` links it, is reached from its
+        // slot only, which is then stale (and so pending).
+        for &s in &self.stale {
+            let k = s as usize;
+            let leaf = self.slots.link[k];
+            if leaf as usize >= n {
+                return bad(leaf, "leaf out of range");
+            }
+            if self.is_linked(leaf) {
+                continue;
+            }
+            let node = &self.nodes[leaf as usize];
+            if seen[leaf as usize]
+                || !node.is_leaf()
+                || node.child[1] != NULL
+                || node.height != 0
+                || node.proxy != s
+            {
+                return bad(leaf, "malformed leaf of a new object");
+            }
+            if !contains(&self.fat[k], &self.slots.aabb[k]) {
+                return bad(leaf, "fat box does not contain the tight box");
+            }
+            seen[leaf as usize] = true;
+            leaves += 1;
+            reached += 1;
         }
         if leaves != self.slots.len() {
             return bad(self.root, "leaf count differs from object count");

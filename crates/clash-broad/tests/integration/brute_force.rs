@@ -459,3 +459,107 @@ fn long_sweep() {
         run_sap::<f32>(sim);
     }
 }
+
+/// Churn on the dynamic tree: each round removes a share of the objects
+/// (from a few, which `settle` re-inserts one by one, to a third, which it
+/// links after refitting in place), inserts as many new ones and a few
+/// more, and removes some of those again before `settle`. Box, point and
+/// ray queries while the new leaves wait to be linked, and the pairs after,
+/// equal brute force; the tree validates at each stage. Then the case of
+/// a tree whose root was removed while new objects wait.
+#[test]
+fn tree_churn_with_queries_before_settle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(36);
+    let side = 12.0;
+    let mut tree = DynamicTree::<f32, usize>::new(0.05).unwrap();
+    let mut oracle = Oracle::<f32> {
+        boxes: BTreeMap::new(),
+    };
+    let mut live: Vec<ProxyHandle> = Vec::new();
+    let (mut handles, mut hits, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
+    let mut check_queries =
+        |tree: &DynamicTree<f32, usize>, oracle: &Oracle<f32>, rng: &mut ChaCha8Rng| {
+            for _ in 0..20 {
+                let c = random_point(rng, side);
+                let p = Point3::new(c[0] as f32, c[1] as f32, c[2] as f32);
+                let r = Vector3::new(0.7, 0.4, 1.1);
+                let q = Aabb {
+                    min: p - r,
+                    max: p + r,
+                };
+                tree.query_aabb(&q, &mut handles).unwrap();
+                assert_eq!(handles, oracle.query_aabb(&q), "box query");
+                tree.query_point(&p, &mut handles).unwrap();
+                assert_eq!(handles, oracle.query_point(&p), "point query");
+                let d = random_point(rng, 2.0);
+                let dir = Vector3::new(d[0] as f32 - 1.0, d[1] as f32 - 1.0, d[2] as f32 - 1.0);
+                let ray = Ray::new(p, dir);
+                tree.cast_ray_all(&ray, 20.0, &mut hits).unwrap();
+                let expect = oracle.ray_all(&ray, 20.0);
+                assert_eq!(hits, expect, "ray (all)");
+                assert_eq!(
+                    tree.cast_ray_closest(&ray, 20.0).unwrap(),
+                    expect.first().copied(),
+                    "ray (closest)"
+                );
+            }
+        };
+    for round in 0..16 {
+        let share = [0.0, 0.01, 0.1, 0.35][round % 4];
+        let k = ((live.len() as f64 * share) as usize).min(live.len());
+        for _ in 0..k {
+            let h = live.swap_remove(rng.random_range(0..live.len()));
+            tree.remove(h).unwrap();
+            oracle.boxes.remove(&h);
+        }
+        for i in 0..k + 60 {
+            let b = new_body::<f32>(&mut rng, side).aabb();
+            let h = tree.insert(b, i).unwrap();
+            oracle.boxes.insert(h, b);
+            live.push(h);
+        }
+        for _ in 0..5 {
+            let h = live.pop().unwrap();
+            tree.remove(h).unwrap();
+            oracle.boxes.remove(&h);
+        }
+        tree.validate().unwrap();
+        check_queries(&tree, &oracle, &mut rng);
+        tree.overlapping_pairs(&mut pairs);
+        assert_eq!(pairs, oracle.pairs(), "pairs after round {round}");
+        tree.validate().unwrap();
+        check_queries(&tree, &oracle, &mut rng);
+    }
+    assert!(live.len() > 500, "{} objects", live.len());
+    // The root's object removed while a new one waits: no tree, one object.
+    let mut tree = DynamicTree::<f32, usize>::new(0.05).unwrap();
+    let cube = |x: f32| Aabb {
+        min: Point3::new(x, 0.0, 0.0),
+        max: Point3::new(x + 1.0, 1.0, 1.0),
+    };
+    let a = tree.insert(cube(0.0), 0).unwrap();
+    let b = tree.insert(cube(0.5), 1).unwrap();
+    tree.remove(a).unwrap();
+    tree.validate().unwrap();
+    tree.query_aabb(&cube(0.2), &mut handles).unwrap();
+    assert_eq!(handles, vec![b]);
+    tree.query_point(&Point3::new(1.2, 0.5, 0.5), &mut handles)
+        .unwrap();
+    assert_eq!(handles, vec![b]);
+    let ray = Ray::new(Point3::new(-1.0, 0.5, 0.5), Vector3::new(1.0, 0.0, 0.0));
+    assert_eq!(
+        tree.cast_ray_closest(&ray, 10.0).unwrap(),
+        Some(RayHit { handle: b, t: 1.5 })
+    );
+    let c = tree.insert(cube(1.2), 2).unwrap();
+    tree.overlapping_pairs(&mut pairs);
+    // `c` takes the slot `a` left, so its handle may order first.
+    assert_eq!(
+        pairs,
+        vec![ProxyPair {
+            a: b.min(c),
+            b: b.max(c)
+        }]
+    );
+    tree.validate().unwrap();
+}

@@ -157,14 +157,18 @@ impl<T: Scalar, B: WorldVolume<T>> CollisionWorld<T, B> {
         check_pose(&pose)?;
         let geometry = geometry.into();
         let aabb = geometry.aabb(&pose);
-        Ok(self.broad.insert(
+        let handle = self.broad.insert(
             aabb,
             Object {
                 geometry,
                 pose,
                 settings,
             },
-        )?)
+        )?;
+        // Linked now: `distance` queries the tree without settling it, and
+        // would test every object not linked yet one by one.
+        self.broad.settle();
+        Ok(handle)
     }
 
     /// Removes an object (and its allowed pairs) and gives back its geometry.
