@@ -58,7 +58,11 @@ fn point_sets(mesh: &TriMesh<f32>, n: usize, seed: u64) -> [(&'static str, Vec<P
         let t = mesh.triangle(rng.random_range(0..mesh.num_triangles()));
         let Some(normal) = t.normal() else { continue };
         let (a, b): (f32, f32) = (rng.random(), rng.random());
-        let (a, b) = if a + b > 1.0 { (1.0 - a, 1.0 - b) } else { (a, b) };
+        let (a, b) = if a + b > 1.0 {
+            (1.0 - a, 1.0 - b)
+        } else {
+            (a, b)
+        };
         let s = if rng.random_bool(0.5) { 1e-3 } else { -1e-3 } * size;
         near.push(t.a + (t.b - t.a) * a + (t.c - t.a) * b + normal * s);
     }

@@ -131,7 +131,11 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                     });
                 }
             }
-            if best.is_some() { best_d2 * grow } else { bound }
+            if best.is_some() {
+                best_d2 * grow
+            } else {
+                bound
+            }
         });
         best
     }

@@ -185,9 +185,7 @@ impl<T: Scalar> WideBvh<T> {
         }
         out.shrink_to_fit();
         let extent = bounds.first().map_or(T::ZERO, |b| {
-            b.iter()
-                .flatten()
-                .fold(T::ZERO, |e, x| e.max_of(x.abs()))
+            b.iter().flatten().fold(T::ZERO, |e, x| e.max_of(x.abs()))
         });
         Self { nodes: out, extent }
     }

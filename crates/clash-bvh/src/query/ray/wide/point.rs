@@ -47,8 +47,8 @@ impl<T: Scalar> WidePoint<T> {
             }
         }
         let mut mask = 0u32;
-        for j in 0..WIDTH {
-            mask |= u32::from((d2[j] <= bound) & (node.child[j] != EMPTY)) << j;
+        for (j, (d, c)) in d2.iter().zip(&node.child).enumerate() {
+            mask |= u32::from((*d <= bound) & (*c != EMPTY)) << j;
         }
         (d2, mask)
     }
