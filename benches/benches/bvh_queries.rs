@@ -4,8 +4,8 @@
 //!   (`Bvh2::ray_traverse`, and its compressed wide `CwBvh::ray_traverse`,
 //!   its fastest traversal, both with its Möller–Trumbore triangle test) and
 //!   parry3d (`TriMesh::cast_local_ray`), with hit counts compared;
-//! - closest point for 100k points on a ~100k-triangle mesh vs parry3d
-//!   `project_local_point`;
+//! - closest point on several meshes, near and far points, vs parry3d and
+//!   parry3d-f64 `project_local_point` (`common/closest_cases.rs`);
 //! - mesh/mesh distance on separated poses (RSS and OBB trees, f64) and on
 //!   near-touching ones (gap 1e-3 of the size, RSS), vs parry3d
 //!   `query::distance` on two `TriMesh`es.
@@ -18,6 +18,10 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use rand::{RngExt, SeedableRng};
 use std::hint::black_box;
 use std::path::Path;
+
+#[path = "common/closest_cases.rs"]
+mod closest_cases;
+use closest_cases::closest_points;
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -171,80 +175,6 @@ fn rays(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n_parry as u64));
     g.bench_function(BenchmarkId::new("parry3d_trimesh", 1), |b| {
         b.iter(|| black_box(count_parry(n_parry)))
-    });
-    g.finish();
-}
-
-fn closest_points(c: &mut Criterion) {
-    let tris = sized_mesh(100_000);
-    let mesh = mesh_of(&tris);
-    let ours32 = Bvh::<f32, Aabb<f32>>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
-    let m64 = mesh_of(&to_f64(&tris));
-    let ours64 = Bvh::<f64, Obb<f64>>::build(m64, &BuildOptions::default()).unwrap();
-    let pm = {
-        let v = mesh
-            .vertices()
-            .iter()
-            .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
-            .collect();
-        parry3d::shape::TriMesh::new(v, mesh.indices().to_vec()).unwrap()
-    };
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
-    let points: Vec<Point3<f32>> = (0..100_000)
-        .map(|_| {
-            Point3::new(
-                rng.random_range(-2.5..2.5),
-                rng.random_range(-1.5..1.5),
-                rng.random_range(-1.0..1.0f32),
-            )
-        })
-        .collect();
-    let p64: Vec<Point3<f64>> = points.iter().map(|p| p.cast()).collect();
-    let pool = one_thread();
-    use parry3d::query::PointQuery;
-    let mut worst = 0.0f32;
-    for p in points.iter().take(2000) {
-        let a = ours32.closest_point(p).distance_squared.sqrt();
-        let pp = pm
-            .project_local_point(parry3d::math::Vector::new(p.x, p.y, p.z), false)
-            .point;
-        let b = (Vector3::new(pp.x, pp.y, pp.z) - p.coords).norm();
-        worst = worst.max((a - b).abs());
-    }
-    println!("== closest point: largest |clash - parry3d| distance over 2000 points: {worst:e}");
-    let mut g = c.benchmark_group(format!("closest_point_{}k_tris", tris.len() / 1000));
-    g.sample_size(10);
-    g.throughput(Throughput::Elements(points.len() as u64));
-    g.bench_function(BenchmarkId::new("clash_aabb_sah_f32", 1), |b| {
-        b.iter(|| {
-            pool.install(|| {
-                points
-                    .iter()
-                    .map(|p| ours32.closest_point(p).distance_squared)
-                    .sum::<f32>()
-            })
-        })
-    });
-    g.bench_function(BenchmarkId::new("clash_obb_f64", 1), |b| {
-        b.iter(|| {
-            pool.install(|| {
-                p64.iter()
-                    .map(|p| ours64.closest_point(p).distance_squared)
-                    .sum::<f64>()
-            })
-        })
-    });
-    g.bench_function(BenchmarkId::new("parry3d_project_point", 1), |b| {
-        b.iter(|| {
-            points
-                .iter()
-                .map(|p| {
-                    pm.project_local_point(parry3d::math::Vector::new(p.x, p.y, p.z), false)
-                        .point
-                        .x
-                })
-                .sum::<f32>()
-        })
     });
     g.finish();
 }

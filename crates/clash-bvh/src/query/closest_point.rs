@@ -2,8 +2,8 @@
 //! meshes by angle-weighted pseudo-normals (Bærentzen and Aanæs, "Signed
 //! distance computation using the angle weighted pseudonormal", 2005).
 
-use crate::{BvQuery, Bvh, MAX_DEPTH};
-use clash_math::stack::Stack;
+use crate::query::ray::wide::WidePoint;
+use crate::{BvQuery, Bvh};
 use clash_math::{Point3, Scalar, Vector3};
 use clash_narrow::closest::point_triangle;
 use rayon::prelude::*;
@@ -76,12 +76,11 @@ impl<T: Scalar> PseudoNormals<T> {
     }
 }
 
-const STACK: usize = MAX_DEPTH as usize + 2;
-
 impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// The point of the mesh closest to `p` (exact up to rounding: among
-    /// triangles whose distances tie, the smallest index). Nodes are visited
-    /// nearest first and pruned by their volume's distance bound; no allocation.
+    /// triangles whose distances tie, the smallest index). Boxes are visited
+    /// nearest first and pruned by their distance bound; no allocation once
+    /// the tree's wide layout is derived (on the first query).
     pub fn closest_point(&self, p: &Point3<T>) -> MeshPoint<T> {
         self.closest_point_within(p, T::INFINITY)
             .unwrap_or_else(|| {
@@ -98,6 +97,11 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
 
     /// The closest point when it is within `max_distance` of `p`, else `None`
     /// (faster: the search starts with that bound).
+    ///
+    /// The search runs over the tree's derived 8-wide layout of exact
+    /// triangle boxes (the one ray queries use, derived on the first query
+    /// and shared with them, see [`Self::prepare_rays`]), whatever the
+    /// tree's volume type.
     pub fn closest_point_within(&self, p: &Point3<T>, max_distance: T) -> Option<MeshPoint<T>> {
         let mut best_d2 = if max_distance.finite() {
             max_distance * max_distance
@@ -105,48 +109,34 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             T::INFINITY
         };
         let mut best: Option<MeshPoint<T>> = None;
-        let mut stack =
-            Stack::<_, STACK>::with((0u32, self.nodes[0].bv.point_distance_squared_lower_bound(p)));
-        while let Some((i, lb)) = stack.pop() {
-            if lb > best_d2 {
-                continue;
-            }
-            let node = &self.nodes[i as usize];
-            match node.triangle_range() {
-                Some(range) => {
-                    for pos in range {
-                        let (tri, id) = self.leaf_triangle(pos);
-                        let r = point_triangle(p, tri);
-                        let d2 = (r.point - p).norm_squared();
-                        if d2 < best_d2 || (d2 == best_d2 && best.is_none_or(|b| id < b.triangle)) {
-                            best_d2 = d2;
-                            best = Some(MeshPoint {
-                                triangle: id,
-                                point: r.point,
-                                barycentric: [r.u, r.v, r.w],
-                                distance_squared: d2,
-                            });
-                        }
-                    }
-                }
-                None => {
-                    let (l, r) = (i + 1, node.child_or_first);
-                    let dl = self.nodes[l as usize]
-                        .bv
-                        .point_distance_squared_lower_bound(p);
-                    let dr = self.nodes[r as usize]
-                        .bv
-                        .point_distance_squared_lower_bound(p);
-                    let (near, far) = if dl <= dr {
-                        ((l, dl), (r, dr))
-                    } else {
-                        ((r, dr), (l, dl))
-                    };
-                    stack.push(far);
-                    stack.push(near);
+        let layout = self.ray_layout();
+        let wp = WidePoint::new(p, layout.extent());
+        let tris = &self.leaf_tris[..];
+        // Boxes are kept up to a few ulps past the best distance so that
+        // rounding in the squared distances cannot drop a tie.
+        let grow = T::ONE + T::EPSILON * T::lit(16.0);
+        layout.traverse_nearest(tris, &wp, best_d2 * grow, |first, count, bound| {
+            let (first, count) = (first as usize, count as usize);
+            for pos in first..first + count {
+                let (tri, id) = self.leaf_triangle(pos);
+                let r = point_triangle(p, tri);
+                let d2 = (r.point - p).norm_squared();
+                if d2 < best_d2 || (d2 == best_d2 && best.is_none_or(|b| id < b.triangle)) {
+                    best_d2 = d2;
+                    best = Some(MeshPoint {
+                        triangle: id,
+                        point: r.point,
+                        barycentric: [r.u, r.v, r.w],
+                        distance_squared: d2,
+                    });
                 }
             }
-        }
+            if best.is_some() {
+                best_d2 * grow
+            } else {
+                bound
+            }
+        });
         best
     }
 

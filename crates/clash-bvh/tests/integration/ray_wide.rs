@@ -11,6 +11,7 @@ use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TreeVolume, TriMesh};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
+use clash_narrow::closest::point_triangle;
 use common::*;
 use rand::RngExt;
 
@@ -262,4 +263,106 @@ fn layout_is_the_same_on_any_thread_count() {
         })
     };
     assert_eq!(answers(1), answers(4));
+}
+
+/// Brute force closest triangle: the smallest squared distance over all
+/// triangles as `point_triangle` computes it, the smallest index on a tie.
+fn brute_closest<T: Scalar>(mesh: &TriMesh<T>, p: &Point3<T>) -> (T, u32) {
+    let mut best = (T::INFINITY, 0);
+    for (i, t) in mesh.triangles().enumerate() {
+        let d = (point_triangle(p, &t).point - p).norm_squared();
+        if d < best.0 {
+            best = (d, i as u32);
+        }
+    }
+    best
+}
+
+/// Points at and near every vertex and edge midpoint (where several
+/// triangles tie), a hair off them, and random points in and around the box.
+fn closest_point_queries<T: Scalar>(rng: &mut Rng, mesh: &TriMesh<T>) -> Vec<Point3<T>> {
+    let v = mesh.vertices();
+    let lo = v.iter().fold(v[0], |m, p| m.inf(p));
+    let hi = v.iter().fold(v[0], |m, p| m.sup(p));
+    let c = Point3::from((lo.coords + hi.coords) * T::HALF);
+    let size = (hi - lo).amax() + T::ONE;
+    let mut out: Vec<Point3<T>> = Vec::new();
+    for t in mesh.indices().iter().take(80) {
+        let (a, b) = (v[t[0] as usize], v[t[1] as usize]);
+        let mid = Point3::from((a.coords + b.coords) * T::HALF);
+        for q in [a, mid] {
+            out.push(q);
+            out.push(q + Vector3::new(T::ZERO, T::ZERO, T::lit(0.25)));
+            let mut r = || T::lit(rng.random_range(-1e-3..1e-3));
+            out.push(q + Vector3::new(r(), r(), r()));
+        }
+    }
+    for _ in 0..150 {
+        let mut r = || T::lit(rng.random_range(-1.0..1.0));
+        out.push(c + Vector3::new(r(), r(), r()) * size);
+    }
+    out
+}
+
+/// Closest points, which traverse the wide layout, equal brute force bit for
+/// bit (squared distance and smallest tied triangle) for every volume type
+/// and several leaf sizes, within a radius too, on meshes near and far from
+/// the origin.
+fn check_closest_points<T: Scalar>(seed: u64) {
+    fn one<T: Scalar, B: TreeVolume<T>>(mesh: &TriMesh<T>, points: &[Point3<T>]) {
+        for opts in [
+            BuildOptions::sah(),
+            BuildOptions::default(),
+            BuildOptions::sah().with_max_depth(3).with_max_leaf_size(64),
+        ] {
+            let tree = Bvh::<T, B>::build(mesh.clone(), &opts).unwrap();
+            for p in points {
+                let (d2, tri) = brute_closest(mesh, p);
+                let got = tree.closest_point(p);
+                assert_eq!(
+                    (got.distance_squared, got.triangle),
+                    (d2, tri),
+                    "{} {} at {p}",
+                    T::NAME,
+                    std::any::type_name::<B>()
+                );
+                let within = d2.sqrt() * T::lit(1.5) + T::lit(1e-3);
+                assert_eq!(tree.closest_point_within(p, within), Some(got));
+                if d2 > T::ZERO {
+                    assert_eq!(tree.closest_point_within(p, d2.sqrt() * T::HALF), None);
+                }
+            }
+        }
+    }
+    let mut rng = seeded(seed);
+    let g: TriMesh<T> = grid(&mut rng, 9, 3);
+    // The same grid far from the origin (an exact shift in f32 and f64).
+    let far = TriMesh::new(
+        g.vertices()
+            .iter()
+            .map(|p| p + Vector3::repeat(T::lit(16384.0)))
+            .collect(),
+        g.indices().to_vec(),
+    )
+    .unwrap();
+    let flat: TriMesh<T> = grid(&mut rng, 6, 0);
+    let soup: TriMesh<T> = random_soup(&mut rng, 300, 1.0, 0.2);
+    let sphere: TriMesh<T> = uv_sphere(1.0, 9, 14);
+    for mesh in [g, far, flat, soup, sphere] {
+        let points = closest_point_queries(&mut rng, &mesh);
+        one::<T, Aabb<T>>(&mesh, &points);
+        one::<T, Obb<T>>(&mesh, &points);
+        one::<T, Sphere<T>>(&mesh, &points);
+        one::<T, Kdop18<T>>(&mesh, &points);
+    }
+}
+
+#[test]
+fn wide_closest_points_equal_brute_force_f64() {
+    check_closest_points::<f64>(79);
+}
+
+#[test]
+fn wide_closest_points_equal_brute_force_f32() {
+    check_closest_points::<f32>(80);
 }

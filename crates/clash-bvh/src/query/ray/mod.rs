@@ -159,7 +159,7 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     }
 
     #[inline]
-    fn ray_layout(&self) -> &WideBvh<T> {
+    pub(crate) fn ray_layout(&self) -> &WideBvh<T> {
         self.ray_layout
             .get_or_init(|| WideBvh::build(&self.nodes, &self.leaf_tris))
     }

@@ -28,8 +28,11 @@
 //! (`sse`), with results identical bit for bit to the portable test, which
 //! rays with a zero direction component and `f64` trees use.
 
+mod point;
 #[cfg(target_arch = "x86_64")]
 mod sse;
+
+pub(crate) use point::WidePoint;
 
 use crate::Node;
 use crate::traverse::bv_query::PreparedRay;
@@ -80,6 +83,8 @@ impl<T: Scalar> WideNode<T> {
 #[derive(Debug, Clone)]
 pub(crate) struct WideBvh<T> {
     nodes: Vec<WideNode<T>>,
+    /// Largest coordinate magnitude of the triangles (0 for none).
+    extent: T,
 }
 
 /// Exact bounds of a set of triangles: `[min, max]`.
@@ -179,7 +184,10 @@ impl<T: Scalar> WideBvh<T> {
             out[w] = node;
         }
         out.shrink_to_fit();
-        Self { nodes: out }
+        let extent = bounds.first().map_or(T::ZERO, |b| {
+            b.iter().flatten().fold(T::ZERO, |e, x| e.max_of(x.abs()))
+        });
+        Self { nodes: out, extent }
     }
 
     /// Heap bytes held.
