@@ -154,7 +154,9 @@ fn rays_through_shared_edges_and_vertices_never_slip_through() {
     }
 }
 
-fn brute_closest<T: Scalar>(mesh: &TriMesh<T>, p: &Point3<T>) -> (T, u32) {
+/// Brute force closest triangle: the smallest squared distance over all
+/// triangles as `point_triangle` computes it, the smallest index on a tie.
+pub(crate) fn brute_closest<T: Scalar>(mesh: &TriMesh<T>, p: &Point3<T>) -> (T, u32) {
     let mut best = (T::INFINITY, 0);
     for (i, t) in mesh.triangles().enumerate() {
         let d = (point_triangle(p, &t).point - p).norm_squared();

@@ -7,11 +7,11 @@
 
 use crate::common;
 
+use crate::queries_brute_force::brute_closest;
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
 use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TreeVolume, TriMesh};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
-use clash_narrow::closest::point_triangle;
 use common::*;
 use rand::RngExt;
 
@@ -263,19 +263,6 @@ fn layout_is_the_same_on_any_thread_count() {
         })
     };
     assert_eq!(answers(1), answers(4));
-}
-
-/// Brute force closest triangle: the smallest squared distance over all
-/// triangles as `point_triangle` computes it, the smallest index on a tie.
-fn brute_closest<T: Scalar>(mesh: &TriMesh<T>, p: &Point3<T>) -> (T, u32) {
-    let mut best = (T::INFINITY, 0);
-    for (i, t) in mesh.triangles().enumerate() {
-        let d = (point_triangle(p, &t).point - p).norm_squared();
-        if d < best.0 {
-            best = (d, i as u32);
-        }
-    }
-    best
 }
 
 /// Points at and near every vertex and edge midpoint (where several
