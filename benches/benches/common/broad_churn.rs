@@ -132,6 +132,7 @@ impl ClashChurn {
 
 pub mod parry {
     use super::{Churn, MARGIN, Scene};
+    use crate::broad_worlds::parry::tight_pairs;
     use parry3d::bounding_volume::{Aabb, BoundingVolume};
     use parry3d::math::Vector;
     use parry3d::partitioning::{Bvh, BvhWorkspace};
@@ -197,15 +198,7 @@ pub mod parry {
         /// All overlapping pairs (the tree traversed against itself,
         /// filtered on the tight boxes); returns their count.
         pub fn pairs(&mut self) -> usize {
-            self.pairs.clear();
-            let (tight, pairs) = (&self.tight, &mut self.pairs);
-            self.bvh
-                .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
-                    if tight[a as usize].intersects(&tight[b as usize]) {
-                        pairs.push((a.min(b), a.max(b)));
-                    }
-                });
-            self.pairs.len()
+            tight_pairs(&self.bvh, &mut self.ws, &self.tight, &mut self.pairs)
         }
 
         pub fn position_pairs(&self) -> Vec<(u32, u32)> {

@@ -173,16 +173,26 @@ pub mod parry {
             }
             self.bvh.refit(&mut self.ws);
             self.bvh.optimize_incremental(&mut self.ws);
-            self.pairs.clear();
-            let (tight, pairs) = (&self.tight, &mut self.pairs);
-            self.bvh
-                .traverse_bvtt_single_tree::<false>(&mut self.ws, &mut |a, b| {
-                    if tight[a as usize].intersects(&tight[b as usize]) {
-                        pairs.push((a.min(b), a.max(b)));
-                    }
-                });
-            self.pairs.len()
+            tight_pairs(&self.bvh, &mut self.ws, &self.tight, &mut self.pairs)
         }
+    }
+
+    /// Replaces `pairs` with every overlapping pair of `bvh` traversed
+    /// against itself, filtered on the tight boxes (smaller index first);
+    /// returns their count.
+    pub fn tight_pairs(
+        bvh: &Bvh,
+        ws: &mut BvhWorkspace,
+        tight: &[Aabb],
+        pairs: &mut Vec<(u32, u32)>,
+    ) -> usize {
+        pairs.clear();
+        bvh.traverse_bvtt_single_tree::<false>(ws, &mut |a, b| {
+            if tight[a as usize].intersects(&tight[b as usize]) {
+                pairs.push((a.min(b), a.max(b)));
+            }
+        });
+        pairs.len()
     }
 }
 
