@@ -4,7 +4,7 @@
 #   bash benches/compare/run.sh [compare.py options]     (from any directory)
 #
 # Creates benches/compare/.venv (once), installs pinned python-fcl, coal,
-# trimesh and numpy into it, builds `clash` (cargo build --release -p
+# trimesh, numpy and embreex into it, builds `clash` (cargo build --release -p
 # clash-cli; honours CARGO_TARGET_DIR) and runs compare.py.  Output goes to
 # benches/compare/out/ (poses.txt, clash logs, summary.json).
 #
@@ -22,6 +22,7 @@ PINS=(
   "coal==3.0.3"
   "trimesh==4.12.2"
   "numpy==2.4.6"
+  "embreex==4.4.0.post1"
 )
 
 if [[ ! -x "$VENV/bin/python" ]]; then
