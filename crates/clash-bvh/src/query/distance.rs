@@ -16,15 +16,16 @@
 //! their centres and, when that does not prune the pair, on each volume's
 //! thin axis (an RSS's normal), which separates flat volumes stacked a hair
 //! apart, the pairs that dominate near contact. A leaf pair is first
-//! checked with [`triangle_triangle_lower_bound`] (three separating axes),
-//! which skips most of the closest-point computations.
+//! checked with [`triangle_triangle_lower_bound_until`] (three separating
+//! axes, stopping at the first that prunes), which skips most of the
+//! closest-point computations.
 
 use crate::traverse::heap::FixedHeap;
 use crate::{BvPair, Bvh, MAX_DEPTH, PoseInput};
 use clash_bv::{BoundingVolume, RelativePose};
 use clash_math::stack::Stack;
 use clash_math::{Point3, Scalar};
-use clash_narrow::closest::{triangle_triangle, triangle_triangle_lower_bound};
+use clash_narrow::closest::{triangle_triangle, triangle_triangle_lower_bound_until};
 use core::cmp::Ordering;
 use core::ops::ControlFlow;
 use rayon::prelude::*;
@@ -270,7 +271,7 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolume<T>> Sea
             for pb in rb.clone() {
                 let (tb, ib) = self.b.leaf_triangle(pb);
                 let tb = self.pose.transform_triangle(tb);
-                let lb = triangle_triangle_lower_bound(ta, &tb);
+                let lb = triangle_triangle_lower_bound_until(ta, &tb, |g| self.pruned(g * g));
                 if self.pruned(lb * lb) {
                     continue;
                 }

@@ -49,7 +49,9 @@ pub use point_tetrahedron::point_tetrahedron;
 pub use point_triangle::{TrianglePoint, point_triangle};
 pub use segment_segment::{SegmentSegment, segment_segment};
 pub use segment_triangle::segment_triangle;
-pub use triangle_triangle::{triangle_triangle, triangle_triangle_lower_bound};
+pub use triangle_triangle::{
+    triangle_triangle, triangle_triangle_lower_bound, triangle_triangle_lower_bound_until,
+};
 
 use clash_math::{Point3, Scalar};
 

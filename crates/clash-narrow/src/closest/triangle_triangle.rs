@@ -112,12 +112,62 @@ fn inside<T: Scalar>(p: &Point3<T>, t: &Triangle<T>, n: &Vector3<T>) -> bool {
 /// assert!(lb > 1.99 && lb <= triangle_triangle(&a, &b).distance());
 /// ```
 pub fn triangle_triangle_lower_bound<T: Scalar>(t1: &Triangle<T>, t2: &Triangle<T>) -> T {
+    triangle_triangle_lower_bound_until(t1, t2, |_| false)
+}
+
+/// [`triangle_triangle_lower_bound`], returned as soon as a partial bound
+/// satisfies `enough` (typically: it prunes the pair). The line through the
+/// centroids, the cheapest axis and the best one for triangles far apart
+/// relative to their size, is measured first, then the two normals.
+///
+/// The result is a lower bound on the distance either way; when `enough`
+/// holds for no partial bound it is exactly
+/// [`triangle_triangle_lower_bound`]'s value (the largest of the same three
+/// gaps), so a caller that prunes on `enough` prunes the same pairs.
+///
+/// ```
+/// use clash_math::{Point3, Triangle};
+/// use clash_narrow::closest::{triangle_triangle_lower_bound, triangle_triangle_lower_bound_until};
+/// let p = |x: f64, y: f64, z: f64| Point3::new(x, y, z);
+/// let a = Triangle::new(p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0));
+/// let b = Triangle::new(p(0.0, 0.0, 2.0), p(1.0, 0.0, 3.0), p(0.0, 1.0, 2.5));
+/// // Pruned at 1: the centroid line alone shows the pair is farther.
+/// assert!(triangle_triangle_lower_bound_until(&a, &b, |g| g > 1.0) > 1.0);
+/// // Never enough: the full bound.
+/// assert_eq!(
+///     triangle_triangle_lower_bound_until(&a, &b, |_| false),
+///     triangle_triangle_lower_bound(&a, &b),
+/// );
+/// ```
+#[inline]
+pub fn triangle_triangle_lower_bound_until<T: Scalar>(
+    t1: &Triangle<T>,
+    t2: &Triangle<T>,
+    enough: impl Fn(T) -> bool,
+) -> T {
     let mut scale = T::ZERO;
     for v in [t1.a, t1.b, t1.c, t2.a, t2.b, t2.c] {
         scale = scale.max_of(v.coords.amax());
     }
     let unit = scale * T::EPSILON * T::lit(64.0);
     let mut gap = T::ZERO;
+    let u = t2.centroid() - t1.centroid();
+    let len = u.norm();
+    if len > T::ZERO {
+        let u = u / len;
+        let near_2 = u
+            .dot(&t2.a.coords)
+            .min_of(u.dot(&t2.b.coords))
+            .min_of(u.dot(&t2.c.coords));
+        let far_1 = u
+            .dot(&t1.a.coords)
+            .max_of(u.dot(&t1.b.coords))
+            .max_of(u.dot(&t1.c.coords));
+        gap = gap.max_of(near_2 - far_1 - unit);
+        if enough(gap) {
+            return gap;
+        }
+    }
     for (p, q) in [(t1, t2), (t2, t1)] {
         let (e1, e2) = (p.b - p.a, p.c - p.a);
         let n = e1.cross(&e2);
@@ -139,21 +189,10 @@ pub fn triangle_triangle_lower_bound<T: Scalar>(t1: &Triangle<T>, t2: &Triangle<
             };
             let condition = (e1.norm_squared() * e2.norm_squared()).sqrt() / len;
             gap = gap.max_of(g - unit * condition.max_of(T::ONE));
+            if enough(gap) {
+                return gap;
+            }
         }
-    }
-    let u = t2.centroid() - t1.centroid();
-    let len = u.norm();
-    if len > T::ZERO {
-        let u = u / len;
-        let near_2 = u
-            .dot(&t2.a.coords)
-            .min_of(u.dot(&t2.b.coords))
-            .min_of(u.dot(&t2.c.coords));
-        let far_1 = u
-            .dot(&t1.a.coords)
-            .max_of(u.dot(&t1.b.coords))
-            .max_of(u.dot(&t1.c.coords));
-        gap = gap.max_of(near_2 - far_1 - unit);
     }
     gap.max_of(T::ZERO)
 }

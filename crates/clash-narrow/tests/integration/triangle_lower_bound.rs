@@ -10,7 +10,9 @@
 //! scenes 1e6 away from the origin; plus a proptest.
 
 use clash_math::{Point3, Triangle, Vector3};
-use clash_narrow::closest::{triangle_triangle, triangle_triangle_lower_bound};
+use clash_narrow::closest::{
+    triangle_triangle, triangle_triangle_lower_bound, triangle_triangle_lower_bound_until,
+};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -117,6 +119,45 @@ fn lower_bound_never_exceeds_the_distance() {
     }
     // It prunes: most separated random pairs get a positive bound.
     assert!(positive > n / 3, "only {positive} of {n} positive");
+}
+
+/// The bound with a cut-off prunes exactly the pairs the full bound prunes,
+/// never exceeds the distance, and is the full bound when it does not stop
+/// early: cut-offs around the full bound, at 0 and at infinity.
+#[test]
+fn lower_bound_with_a_cutoff_prunes_the_same_pairs() {
+    let mut r = ChaCha8Rng::seed_from_u64(3);
+    let mut early = 0;
+    let n = 20_000;
+    for i in 0..n {
+        let s = 10f64.powf(r.random_range(-3.0..3.0));
+        let spread = s * r.random_range(0.0..4.0);
+        let c = rp(&mut r, &P::origin(), spread);
+        let (t1, t2) = pair(&mut r, i, &c, s);
+        let full = triangle_triangle_lower_bound(&t1, &t2);
+        let d = triangle_triangle(&t1, &t2).distance();
+        let cuts = [
+            0.0,
+            full,
+            full * r.random_range(0.0..1.0),
+            full * r.random_range(1.0..2.0),
+            f64::INFINITY,
+        ];
+        for cut in cuts {
+            let b = triangle_triangle_lower_bound_until(&t1, &t2, |g| g > cut);
+            assert!(b >= 0.0 && b <= d, "{b} vs distance {d}: {t1:?} {t2:?}");
+            assert_eq!(b > cut, full > cut, "cut {cut}: {b} vs {full}");
+            if b <= cut {
+                assert_eq!(b.to_bits(), full.to_bits());
+            } else if b != full {
+                early += 1;
+            }
+        }
+    }
+    assert!(
+        early > n / 10,
+        "the centroid line stopped only {early} searches"
+    );
 }
 
 /// Intersecting and touching pairs get 0.
