@@ -3,12 +3,13 @@
 //! threads), each chunk's output is gathered in its own buffer on whichever
 //! thread runs it, and the buffers are appended in chunk order. The output
 //! is that of the sequential loop, whatever the number of threads; short
-//! lists run the sequential loop on the calling thread.
+//! lists, and every list on a pool of one thread, run the sequential loop
+//! on the calling thread.
 use rayon::prelude::*;
 
 /// Runs `each(slice, scratch, out)` over `items`, appending to `out`: once
 /// over the whole list on the calling thread (with `scratch`) when it holds
-/// fewer than two chunks, else once per chunk of `chunk` items in parallel
+/// fewer than two chunks or the pool has one thread, else once per chunk of `chunk` items in parallel
 /// (rayon), each with its own scratch and output, appended to `out` in chunk
 /// order. `each` must handle a slice as the concatenation of its items
 /// (the output of a slice is the outputs of its items, in order).
@@ -24,7 +25,7 @@ pub(crate) fn for_each_in_order<I, O, S>(
     S: Default + Send,
 {
     let chunk = chunk.max(1);
-    if items.len() < 2 * chunk {
+    if items.len() < 2 * chunk || rayon::current_num_threads() == 1 {
         each(items, scratch, out);
         return;
     }
@@ -75,7 +76,7 @@ mod tests {
                 let (mut out, mut seen) = (vec![7], 0);
                 pool.install(|| for_each_in_order(&items, CHUNK, &mut seen, &mut out, each));
                 assert_eq!(out, expect, "{len} items, {threads} threads");
-                let sequential = len < 2 * CHUNK;
+                let sequential = len < 2 * CHUNK || threads == 1;
                 assert_eq!(seen, if sequential { len } else { 0 }, "{len} items");
             }
         }

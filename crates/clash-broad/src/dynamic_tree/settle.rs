@@ -112,9 +112,10 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             // Parents are higher than their children: the nodes of this
             // height are all listed, their children refitted. Many: their
             // new boxes are computed in parallel first (each reads only
-            // its children), then written in list order as below.
+            // its children), then written in list order as below (on a
+            // pool of one thread, the single pass is cheaper).
             let level = &buckets[h];
-            let many = level.len() >= PARALLEL_REFIT;
+            let many = level.len() >= PARALLEL_REFIT && rayon::current_num_threads() > 1;
             fresh.clear();
             if many {
                 let nodes = &self.nodes;

@@ -6,10 +6,12 @@
 //! get consecutive indices when it is copied, so children come after their
 //! parent. A small tree is copied depth-first from the root. A large one
 //! is copied breadth-first from the root until [`COPY_TASKS`] subtrees are
-//! left (a number fixed by the tree, not by the threads); each subtree is
-//! copied depth-first into its own buffer (rayon), and the buffers are laid
-//! after the top nodes in subtree order, their indices shifted. The layout,
-//! and so the copy, does not depend on the number of threads.
+//! left (a number fixed by the tree, not by the threads), then each
+//! subtree depth-first, one after the other: on a pool of one thread in
+//! place, on more each into its own buffer (rayon), the buffers then laid
+//! after the top nodes in subtree order with their indices shifted, which
+//! gives the same layout. The copy does not depend on the number of
+//! threads.
 
 use super::{LEAF, Node4, PairTree, round_down, round_up};
 use crate::dynamic_tree::Node;
@@ -173,6 +175,20 @@ impl PairTree {
         root: u32,
         dirty: &impl Fn(u32) -> bool,
     ) {
+        self.copy_depth_first(nodes, (root, 0), dirty);
+        let len = self.nodes.len();
+        propagate_dirty(&mut self.nodes, 0..len, &mut self.dirty_nodes);
+    }
+
+    /// Copies the subtree of entry `from` (binary node, allocated node of
+    /// the copy) depth-first, appending its other nodes; no dirty bits
+    /// above its leaves.
+    fn copy_depth_first<T: Scalar>(
+        &mut self,
+        nodes: &[Node<T>],
+        from: (u32, u32),
+        dirty: &impl Fn(u32) -> bool,
+    ) {
         let (out, stack, lane, up) = (
             &mut self.nodes,
             &mut self.stack,
@@ -180,7 +196,7 @@ impl PairTree {
             &mut self.up,
         );
         stack.clear();
-        stack.push((root, 0));
+        stack.push(from);
         while let Some(e) = stack.pop() {
             copy_node(
                 nodes,
@@ -192,8 +208,6 @@ impl PairTree {
                 |e| stack.push(e),
             );
         }
-        let len = out.len();
-        propagate_dirty(out, 0..len, &mut self.dirty_nodes);
     }
 
     /// Copies the top breadth-first from the root (node 0, allocated) until
@@ -227,8 +241,22 @@ impl PairTree {
                 |e| front.push(e),
             );
         }
-        let starts = &front[next..];
         let top = out.len();
+        if rayon::current_num_threads() == 1 {
+            // The same layout, in place: each subtree's nodes after the
+            // earlier ones'.
+            let mut starts = core::mem::take(&mut self.front);
+            starts.clear();
+            starts.extend_from_slice(&front[next..]);
+            for &s in &starts {
+                self.copy_depth_first(nodes, s, dirty);
+            }
+            self.front = starts;
+            let len = self.nodes.len();
+            propagate_dirty(&mut self.nodes, 0..len, &mut self.dirty_nodes);
+            return;
+        }
+        let starts = &front[next..];
         let tasks = &mut self.copy_tasks;
         if tasks.len() < starts.len() {
             tasks.resize_with(starts.len(), CopyTask::default);

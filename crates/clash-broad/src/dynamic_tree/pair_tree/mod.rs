@@ -62,6 +62,8 @@ pub(crate) struct PairTree {
     dirty_nodes: Vec<u32>,
     /// Scratch of the parallel copy of large trees, one per subtree.
     copy_tasks: Vec<copy::CopyTask>,
+    /// Scratch of the copy of large trees: the roots of its subtrees.
+    front: Vec<(u32, u32)>,
     /// The copy has the binary tree's shape and boxes.
     pub(crate) valid: bool,
 }
