@@ -10,18 +10,22 @@
 //! (insert, update, remove), `insert.rs` (linking leaves: best-sibling
 //! search and rotations), `settle.rs` (bringing moved leaves up to date),
 //! `build.rs` (parallel binned SAH build), `pairs.rs` (over the traversal
-//! copy of `pair_tree/`), `queries.rs`, `validate.rs` and `broad_phase.rs`
-//! (the trait). Each imports the type from here; only `pairs.rs` imports a
-//! sibling (`pair_tree/`).
+//! copy of `pair_tree/`, with the order-keeping parallel loops of
+//! `chunked.rs`), `queries.rs`, `validate.rs` and `broad_phase.rs` (the
+//! trait). Each imports the type from here; only `pairs.rs` imports
+//! siblings (`pair_tree/`, `chunked.rs`).
 
 mod broad_phase;
 mod build;
+mod chunked;
 mod insert;
 mod objects;
 mod pair_tree;
 mod pairs;
 mod queries;
 mod settle;
+#[cfg(test)]
+mod thread_count_tests;
 mod validate;
 
 pub use settle::REFIT_DRIFT;
@@ -138,6 +142,8 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) moved: Vec<u32>,
     /// Per slot: is it in `moved`?
     pub(crate) moved_flag: Vec<bool>,
+    /// Scratch of the pair search: the live slots of `moved`.
+    pub(crate) moved_live: Vec<u32>,
     /// Pairs of slots (smaller first) whose fat boxes overlapped at the last
     /// pair enumeration; valid when `fat_pairs_valid`.
     pub(crate) fat_pairs: Vec<(u32, u32)>,
@@ -176,6 +182,9 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     pub(crate) loose_flag: Vec<bool>,
     /// Scratch of [`refit_loose`](Self::refit_loose): loose nodes bucketed by height.
     pub(crate) loose_buckets: Vec<Vec<u32>>,
+    /// Scratch of [`refit_loose`](Self::refit_loose): the new boxes of the
+    /// loose nodes of one height.
+    pub(crate) refit_boxes: Vec<Aabb<T>>,
     /// Scratch of [`rebuild`](Self::rebuild): its leaves, and the node
     /// array it builds into (the array it replaced, kept for the next one).
     pub(crate) build_items: Vec<build::Item<T>>,
@@ -257,6 +266,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             query_stack: Vec::new(),
             moved: Vec::new(),
             moved_flag: Vec::new(),
+            moved_live: Vec::new(),
             fat_pairs: Vec::new(),
             fat_pairs_valid: false,
             pair_keys: Vec::new(),
@@ -273,6 +283,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             loose: Vec::new(),
             loose_flag: Vec::new(),
             loose_buckets: Vec::new(),
+            refit_boxes: Vec::new(),
             build_items: Vec::new(),
             build_nodes: Vec::new(),
             churn: 0,

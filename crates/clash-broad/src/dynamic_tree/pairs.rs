@@ -11,8 +11,11 @@
 //! other), skipping pairs of unchanged subtrees. The copy is kept while the
 //! tree keeps its shape (the in-place refit of `settle` writes the boxes it
 //! changes to the copy as well), and then serves every search, however few
-//! objects changed.
+//! objects changed. Long lists of queries, and the check of many candidate
+//! pairs on the tight boxes, run in chunks in parallel (`chunked.rs`): the
+//! pairs, and their order, do not depend on the number of threads.
 use super::Node;
+use super::chunked::for_each_in_order;
 use super::pair_tree::{PairTask, round_down, round_up};
 use crate::aabb_ops::overlaps_finite;
 use crate::prefetch::{AHEAD, PREFETCH_MIN};
@@ -36,11 +39,20 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         let mut keys = core::mem::take(&mut self.pair_keys);
         keys.clear();
         let aabb = &self.slots.aabb;
-        if aabb.len() > PREFETCH_MIN {
-            exact_pairs::<T, true>(&self.fat_pairs, aabb, &mut keys);
-        } else {
-            exact_pairs::<T, false>(&self.fat_pairs, aabb, &mut keys);
-        }
+        let hints = aabb.len() > PREFETCH_MIN;
+        for_each_in_order(
+            &self.fat_pairs,
+            EXACT_CHUNK,
+            &mut (),
+            &mut keys,
+            |fat, _, keys| {
+                if hints {
+                    exact_pairs::<T, true>(fat, aabb, keys);
+                } else {
+                    exact_pairs::<T, false>(fat, aabb, keys);
+                }
+            },
+        );
         sort_keys(
             &mut keys,
             self.slots.capacity(),
@@ -70,19 +82,28 @@ impl<T: Scalar, U> DynamicTree<T, U> {
                 self.search_pairs(&mut pairs, false);
             } else {
                 let mut stack = core::mem::take(&mut self.query_stack);
-                for &m in &self.moved {
-                    if !self.slots.is_live(m as usize) {
-                        continue;
-                    }
-                    let fat = &self.fat[m as usize];
-                    query(&self.nodes, self.root, fat, &mut stack, |o| {
-                        // A pair of two changed objects is found from the smaller slot's side only.
-                        if o != m && !(o < m && moved(o)) {
-                            pairs.push((m.min(o), m.max(o)));
+                let live = self.live_moved();
+                let flags = &self.moved_flag;
+                let moved = |s: u32| flags.get(s as usize).copied().unwrap_or(false);
+                let (nodes, root, fats) = (&self.nodes, self.root, &self.fat);
+                for_each_in_order(
+                    &live,
+                    QUERY_CHUNK,
+                    &mut stack,
+                    &mut pairs,
+                    |ms, stack, pairs| {
+                        for &m in ms {
+                            query(nodes, root, &fats[m as usize], stack, |o| {
+                                // A pair of two changed objects is found from the smaller slot's side only.
+                                if o != m && !(o < m && moved(o)) {
+                                    pairs.push((m.min(o), m.max(o)));
+                                }
+                            });
                         }
-                    });
-                }
+                    },
+                );
                 self.query_stack = stack;
+                self.moved_live = live;
             }
         }
         for &m in &self.moved {
@@ -93,6 +114,21 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.moved.clear();
         self.fat_pairs = pairs;
         self.fat_pairs_valid = true;
+    }
+
+    /// The live slots of `moved` (removed objects' slots are listed too),
+    /// in the scratch list `moved_live`, taken out of the tree.
+    fn live_moved(&mut self) -> Vec<u32> {
+        let mut live = core::mem::take(&mut self.moved_live);
+        live.clear();
+        let slots = &self.slots;
+        live.extend(
+            self.moved
+                .iter()
+                .copied()
+                .filter(|&m| slots.is_live(m as usize)),
+        );
+        live
     }
 
     /// Appends to `pairs` (each pair smaller slot first) every pair of
@@ -128,25 +164,28 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             // subtrees hold a changed leaf, and one query per changed object
             // on the compact copy visits fewer nodes than the traversal.
             let mut stack = core::mem::take(&mut self.query_stack);
-            for &m in &self.moved {
-                if !self.slots.is_live(m as usize) {
-                    continue;
+            let live = self.live_moved();
+            let flags = &self.moved_flag;
+            let (copy, fats) = (&self.pair_tree, &self.fat);
+            for_each_in_order(&live, QUERY_CHUNK, &mut stack, pairs, |ms, stack, pairs| {
+                for &m in ms {
+                    let f = &fats[m as usize];
+                    let lo = [
+                        round_down(f.min.x),
+                        round_down(f.min.y),
+                        round_down(f.min.z),
+                    ];
+                    let hi = [round_up(f.max.x), round_up(f.max.y), round_up(f.max.z)];
+                    copy.query(&lo, &hi, stack, |o| {
+                        // A pair of two changed objects is found from the smaller slot's side only.
+                        if o != m && !(o < m && flags.get(o as usize).copied().unwrap_or(false)) {
+                            pairs.push((m.min(o), m.max(o)));
+                        }
+                    });
                 }
-                let f = &self.fat[m as usize];
-                let lo = [
-                    round_down(f.min.x),
-                    round_down(f.min.y),
-                    round_down(f.min.z),
-                ];
-                let hi = [round_up(f.max.x), round_up(f.max.y), round_up(f.max.z)];
-                self.pair_tree.query(&lo, &hi, &mut stack, |o| {
-                    // A pair of two changed objects is found from the smaller slot's side only.
-                    if o != m && !(o < m && flags.get(o as usize).copied().unwrap_or(false)) {
-                        pairs.push((m.min(o), m.max(o)));
-                    }
-                });
-            }
+            });
             self.query_stack = stack;
+            self.moved_live = live;
             return;
         }
         let tasks = &mut self.pair_tasks;
@@ -226,6 +265,12 @@ fn exact_pairs<T: Scalar, const AHEAD_HINTS: bool>(
     }
 }
 
+/// Fat pairs per chunk of the parallel filter on the tight boxes (lists of
+/// fewer than two chunks are filtered on the calling thread).
+const EXACT_CHUNK: usize = 4096;
+/// Changed objects per chunk of the parallel box queries of the pair search
+/// (fewer than two chunks are queried on the calling thread).
+const QUERY_CHUNK: usize = 256;
 /// Trees with fewer objects than this are traversed on the current thread.
 const PARALLEL_PAIRS: usize = 4096;
 /// Number of tasks the traversal of a large tree is cut into (at least).

@@ -9,6 +9,7 @@ use crate::slots::NULL;
 use clash_bv::Aabb;
 use clash_math::Scalar;
 use clash_math::prefetch::prefetch;
+use rayon::prelude::*;
 
 /// Surface area of a box, in `f64`.
 #[inline]
@@ -77,6 +78,10 @@ const BULK_FRACTION: usize = 32;
 /// array in order, with no bookkeeping.
 const SWEEP_FRACTION: usize = 8;
 
+/// Heights with at least this many loose nodes get their new boxes
+/// computed in parallel by [`DynamicTree::refit_loose`].
+const PARALLEL_REFIT: usize = 2048;
+
 impl<T: Scalar, U> DynamicTree<T, U> {
     /// Makes every loose internal node's box the exact union of its
     /// children's again, bottom-up by height (a node's height exceeds its
@@ -102,15 +107,37 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.loose.clear();
         let mut internal = 0.0;
+        let mut fresh = core::mem::take(&mut self.refit_boxes);
         for h in 1..=top {
-            let mut k = 0;
-            while k < buckets[h].len() {
+            // Parents are higher than their children: the nodes of this
+            // height are all listed, their children refitted. Many: their
+            // new boxes are computed in parallel first (each reads only
+            // its children), then written in list order as below (on a
+            // pool of one thread, the single pass is cheaper).
+            let level = &buckets[h];
+            let many = level.len() >= PARALLEL_REFIT && rayon::current_num_threads() > 1;
+            fresh.clear();
+            if many {
+                let nodes = &self.nodes;
+                level
+                    .par_iter()
+                    .with_min_len(512)
+                    .map(|&n| {
+                        let [a, b] = nodes[n as usize].child;
+                        union(&nodes[a as usize].aabb, &nodes[b as usize].aabb)
+                    })
+                    .collect_into_vec(&mut fresh);
+            }
+            for k in 0..buckets[h].len() {
                 let n = buckets[h][k];
-                k += 1;
                 self.loose_flag[n as usize] = false;
                 let node = &self.nodes[n as usize];
-                let [a, b] = node.child;
-                let aabb = union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb);
+                let aabb = if many {
+                    fresh[k]
+                } else {
+                    let [a, b] = node.child;
+                    union(&self.nodes[a as usize].aabb, &self.nodes[b as usize].aabb)
+                };
                 if aabb == node.aabb {
                     continue;
                 }
@@ -129,6 +156,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         }
         self.area_internal += internal;
         self.loose_buckets = buckets;
+        self.refit_boxes = fresh;
     }
 
     /// Makes every internal node's box the exact union of its children's

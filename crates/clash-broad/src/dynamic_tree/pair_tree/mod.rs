@@ -6,7 +6,7 @@
 //! so that one box is tested against all four children of a node at once
 //! ([`row`]: SSE2 on x86_64, plain comparisons elsewhere), a pair of nodes
 //! costs four such tests and two node reads, and leaves are no nodes at
-//! all. The copy is made in depth-first order, children after their parent.
+//! all. Children come after their parent in the copy.
 //!
 //! Boxes are rounded outward (minima down, maxima up) when the tree is
 //! `f64`, so the copy's boxes contain the tree's and the traversal finds
@@ -19,10 +19,12 @@
 //! skips pairs of clean children finds exactly the overlapping pairs with at
 //! least one changed member; the others were found before.
 //!
-//! This file holds the copy ([`PairTree`]: building it, keeping it up to
-//! date, box queries on it); `node4.rs` its node and box tests,
-//! `traverse.rs` the traversal against itself.
+//! This file holds the copy ([`PairTree`]: keeping it up to date, box
+//! queries on it); `copy.rs` makes it (in parallel for large trees),
+//! `node4.rs` holds its node and box tests, `traverse.rs` the traversal
+//! against itself.
 
+mod copy;
 mod node4;
 #[cfg(test)]
 mod tests;
@@ -58,92 +60,15 @@ pub(crate) struct PairTree {
     up: Vec<u32>,
     /// The nodes of the copy with a dirty bit set.
     dirty_nodes: Vec<u32>,
+    /// Scratch of the parallel copy of large trees, one per subtree.
+    copy_tasks: Vec<copy::CopyTask>,
+    /// Scratch of the copy of large trees: the roots of its subtrees.
+    front: Vec<(u32, u32)>,
     /// The copy has the binary tree's shape and boxes.
     pub(crate) valid: bool,
 }
 
 impl PairTree {
-    /// Copies the tree under `root` (empty when it holds fewer than two
-    /// leaves); `dirty(slot)` tells whether a leaf changed. Each node takes
-    /// the children of its binary node's internal children (and its leaf
-    /// children themselves).
-    pub(crate) fn build<T: Scalar>(
-        &mut self,
-        nodes: &[Node<T>],
-        root: u32,
-        dirty: impl Fn(u32) -> bool,
-    ) {
-        self.nodes.clear();
-        self.up.clear();
-        self.dirty_nodes.clear();
-        self.lane.clear();
-        self.lane.resize(nodes.len(), NULL);
-        self.valid = true;
-        if root == NULL || nodes[root as usize].is_leaf() {
-            return;
-        }
-        let (out, stack, lane, up) = (
-            &mut self.nodes,
-            &mut self.stack,
-            &mut self.lane,
-            &mut self.up,
-        );
-        stack.clear();
-        out.push(Node4::default());
-        up.push(NULL);
-        stack.push((root, 0));
-        while let Some((n, i)) = stack.pop() {
-            let mut p = Node4::default();
-            let mut count = 0;
-            for c in nodes[n as usize].child {
-                let cn = &nodes[c as usize];
-                let grand = if cn.is_leaf() { [c, NULL] } else { cn.child };
-                for g in grand {
-                    if g == NULL {
-                        continue;
-                    }
-                    let gn = &nodes[g as usize];
-                    let b = &gn.aabb;
-                    for k in 0..3 {
-                        p.lo[k][count] = round_down(b.min[k]);
-                        p.hi[k][count] = round_up(b.max[k]);
-                    }
-                    let code = i << 2 | count as u32;
-                    lane[g as usize] = code;
-                    if gn.is_leaf() {
-                        p.link[count] = LEAF | gn.proxy;
-                        p.leaf |= 1 << count;
-                        p.dirty |= u32::from(dirty(gn.proxy)) << count;
-                    } else {
-                        let j = out.len() as u32;
-                        out.push(Node4::default());
-                        up.push(code);
-                        p.link[count] = j;
-                        stack.push((g, j));
-                    }
-                    count += 1;
-                }
-            }
-            p.valid = (1 << count) - 1;
-            out[i as usize] = p;
-        }
-        // Children come after their parent: one backward pass gives every
-        // internal child its subtree's dirty bit.
-        for i in (0..out.len()).rev() {
-            let mut d = out[i].dirty;
-            for c in 0..4 {
-                let l = out[i].link[c];
-                if out[i].valid & !out[i].leaf & (1 << c) != 0 && out[l as usize].dirty != 0 {
-                    d |= 1 << c;
-                }
-            }
-            out[i].dirty = d;
-            if d != 0 {
-                self.dirty_nodes.push(i as u32);
-            }
-        }
-    }
-
     /// Writes the (changed) box of binary node `n` to its lane, if it has
     /// one, rounded outward. Only while the copy is `valid`.
     #[inline]
