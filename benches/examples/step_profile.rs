@@ -4,9 +4,11 @@
 //! `cargo run --release -p clash-benches --example step_profile -- 10000 200`
 //!
 //! Prints wall time per phase, then CPU time per phase (all threads, from
-//! `/proc`), which is steadier on a busy machine. `VERBOSE=k` prints every
-//! k-th step; `REBUILD=1` then times 100 rebuilds of the final tree.
-use clash_broad::{DynamicTree, ProxyHandle, ProxyPair};
+//! `/proc`), which is steadier on a busy machine. The objects are moved in
+//! one `update_many` batch, or one `update` call each with `LOOP=1`.
+//! `VERBOSE=k` prints every k-th step; `REBUILD=1` then times 100 rebuilds
+//! of the final tree.
+use clash_broad::{DynamicTree, ProxyHandle, ProxyPair, ProxyUpdate};
 use clash_bv::Aabb;
 use clash_math::{Point3, Vector3};
 use rand::{RngExt, SeedableRng};
@@ -53,12 +55,27 @@ fn update_all(
     center: &[[f64; 3]],
     half: &[[f64; 3]],
     vel: &[[f64; 3]],
+    batch: Option<&mut Vec<ProxyUpdate<f32>>>,
 ) -> usize {
+    let displacement = |i: usize| {
+        let v = vel[i];
+        Vector3::new(v[0] as f32, v[1] as f32, v[2] as f32)
+    };
+    if let Some(updates) = batch {
+        updates.clear();
+        updates.extend(handles.iter().enumerate().map(|(i, &handle)| ProxyUpdate {
+            handle,
+            aabb: aabb(&center[i], &half[i]),
+            displacement: displacement(i),
+        }));
+        return tree.update_many(updates).unwrap();
+    }
     let mut m = 0;
     for (i, h) in handles.iter().enumerate() {
-        let v = vel[i];
-        let d = Vector3::new(v[0] as f32, v[1] as f32, v[2] as f32);
-        m += usize::from(tree.update(*h, aabb(&center[i], &half[i]), d).unwrap());
+        m += usize::from(
+            tree.update(*h, aabb(&center[i], &half[i]), displacement(i))
+                .unwrap(),
+        );
     }
     m
 }
@@ -105,6 +122,8 @@ fn main() {
         .map(|i| tree.insert(aabb(&center[i], &half[i]), i as u32).unwrap())
         .collect();
     let mut pairs: Vec<ProxyPair> = Vec::new();
+    let one_by_one = std::env::var("LOOP").is_ok();
+    let mut updates = Vec::new();
     let (mut t_up, mut t_settle, mut t_pairs, mut moved, mut count) = (0.0, 0.0, 0.0, 0usize, 0);
     let mut cpu = [0u64; 3];
     // VERBOSE=k prints every k-th step (VERBOSE alone: every 10th).
@@ -122,7 +141,8 @@ fn main() {
         }
         let c0 = cpu_ns();
         let t0 = Instant::now();
-        let m = update_all(&mut tree, &handles, &center, &half, &vel);
+        let batch = (!one_by_one).then_some(&mut updates);
+        let m = update_all(&mut tree, &handles, &center, &half, &vel, batch);
         let t1 = Instant::now();
         let c1 = cpu_ns();
         settle(&mut tree);

@@ -1,4 +1,5 @@
 //! The [`BroadPhase`] trait shared by the dynamic tree and sort-and-sweep.
+use crate::aabb_ops::{check_aabb, check_vector};
 use crate::{BroadPhaseError, ProxyHandle, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::{Point3, Ray, Scalar, Vector3};
@@ -11,6 +12,18 @@ pub struct RayHit<T: Scalar> {
     pub handle: ProxyHandle,
     /// Ray parameter of the entry point, in multiples of `ray.dir`.
     pub t: T,
+}
+
+/// One object's move, for [`BroadPhase::update_many`]: the arguments of
+/// [`BroadPhase::update`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProxyUpdate<T: Scalar> {
+    /// The object.
+    pub handle: ProxyHandle,
+    /// Its new tight box.
+    pub aabb: Aabb<T>,
+    /// Its expected motion over the next step (zero when unknown).
+    pub displacement: Vector3<T>,
 }
 
 /// A broad phase: a set of objects, each an axis-aligned box with user data
@@ -50,6 +63,28 @@ pub trait BroadPhase<T: Scalar, U> {
         aabb: Aabb<T>,
         displacement: Vector3<T>,
     ) -> Result<bool, BroadPhaseError>;
+
+    /// Moves many objects: [`update`](Self::update) on each in input order;
+    /// returns how many of them changed the structure. Every update is
+    /// checked before any is applied, so on error nothing moves. An
+    /// implementation may decide the moves in parallel; the result is that
+    /// of the loop whatever the number of threads. The provided method
+    /// checks every handle, box and displacement and that no handle is
+    /// listed twice, then loops (an implementation whose `update` can
+    /// refuse input that passes these checks must override it).
+    ///
+    /// # Errors
+    /// The error of the first update that `update` would refuse, in input
+    /// order, or [`BroadPhaseError::DuplicateHandle`] at the second update
+    /// of one object.
+    fn update_many(&mut self, updates: &[ProxyUpdate<T>]) -> Result<usize, BroadPhaseError> {
+        check_updates(updates, |h| self.aabb(h).map(|_| ()))?;
+        let mut changed = 0;
+        for u in updates {
+            changed += usize::from(self.update(u.handle, u.aabb, u.displacement)?);
+        }
+        Ok(changed)
+    }
 
     /// The object's tight box.
     ///
@@ -115,6 +150,28 @@ pub trait BroadPhase<T: Scalar, U> {
         ray: &Ray<T>,
         max_t: T,
     ) -> Result<Option<RayHit<T>>, BroadPhaseError>;
+}
+
+/// Checks a batch of updates in input order: each handle is live
+/// (`live(handle)` is `Ok`) and listed once, each box finite and not
+/// inverted, each displacement finite. The first failure is returned.
+///
+/// # Errors
+/// The first failing update's error.
+pub(crate) fn check_updates<T: Scalar>(
+    updates: &[ProxyUpdate<T>],
+    live: impl Fn(ProxyHandle) -> Result<(), BroadPhaseError>,
+) -> Result<(), BroadPhaseError> {
+    let mut seen = std::collections::HashSet::with_capacity(updates.len());
+    for u in updates {
+        live(u.handle)?;
+        check_aabb(&u.aabb)?;
+        check_vector(&u.displacement, "displacement")?;
+        if !seen.insert(u.handle) {
+            return Err(BroadPhaseError::DuplicateHandle(u.handle));
+        }
+    }
+    Ok(())
 }
 
 /// Sorts ray hits by `t`, then handle (all `t` are finite).

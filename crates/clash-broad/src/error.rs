@@ -31,6 +31,9 @@ pub enum BroadPhaseError {
     /// generation counter no longer matches).
     #[error("stale handle {0}: its object was removed")]
     StaleHandle(ProxyHandle),
+    /// A batch of updates moved one object twice (the handle of the second).
+    #[error("handle {0} listed twice in one batch of updates")]
+    DuplicateHandle(ProxyHandle),
     /// More than `u32::MAX - 1` objects or nodes.
     #[error("capacity exceeded: at most u32::MAX - 1 objects")]
     CapacityExceeded,

@@ -12,7 +12,8 @@
 //! - [`PairTracker`]: the pairs that started and stopped overlapping each step.
 //!
 //! A collision world holds one handle per object, calls
-//! [`update`](BroadPhase::update) for the objects that moved, then
+//! [`update`](BroadPhase::update) for the objects that moved (or
+//! [`update_many`](BroadPhase::update_many) for all of them at once), then
 //! [`PairTracker::step`] for the candidate pairs; see [`DynamicTree`] for an example.
 #![deny(missing_docs)]
 
@@ -26,7 +27,7 @@ mod prefetch;
 mod slots;
 mod sort_and_sweep;
 
-pub use broad_phase::{BroadPhase, RayHit};
+pub use broad_phase::{BroadPhase, ProxyUpdate, RayHit};
 pub use dynamic_tree::{DynamicTree, REFIT_DRIFT};
 pub use error::BroadPhaseError;
 pub use handle::{ProxyHandle, ProxyPair};

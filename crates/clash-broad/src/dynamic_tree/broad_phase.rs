@@ -1,5 +1,7 @@
 //! [`BroadPhase`] for [`DynamicTree`]: the trait forwards to the inherent methods.
-use crate::{BroadPhase, BroadPhaseError, DynamicTree, ProxyHandle, ProxyPair, RayHit};
+use crate::{
+    BroadPhase, BroadPhaseError, DynamicTree, ProxyHandle, ProxyPair, ProxyUpdate, RayHit,
+};
 use clash_bv::Aabb;
 use clash_math::{Point3, Ray, Scalar, Vector3};
 
@@ -17,6 +19,9 @@ impl<T: Scalar, U> BroadPhase<T, U> for DynamicTree<T, U> {
         displacement: Vector3<T>,
     ) -> Result<bool, BroadPhaseError> {
         DynamicTree::update(self, handle, aabb, displacement)
+    }
+    fn update_many(&mut self, updates: &[ProxyUpdate<T>]) -> Result<usize, BroadPhaseError> {
+        DynamicTree::update_many(self, updates)
     }
     fn aabb(&self, handle: ProxyHandle) -> Result<&Aabb<T>, BroadPhaseError> {
         DynamicTree::aabb(self, handle)

@@ -7,7 +7,7 @@
 //! slots of [`ProxyHandle`]s and slots point back at their leaf, so handles
 //! survive every restructuring. This file holds the tree's type and its
 //! node storage; the algorithms over it live beside it: `objects.rs`
-//! (insert, update, remove), `insert.rs` (linking leaves: best-sibling
+//! (insert, remove), `moves.rs` (update, one object or a batch), `insert.rs` (linking leaves: best-sibling
 //! search and rotations), `settle.rs` (bringing moved leaves up to date),
 //! `build.rs` (parallel binned SAH build), `pairs.rs` (over the traversal
 //! copy of `pair_tree/`, with the order-keeping parallel loops of
@@ -19,6 +19,7 @@ mod broad_phase;
 mod build;
 mod chunked;
 mod insert;
+mod moves;
 mod objects;
 mod pair_tree;
 mod pairs;
@@ -206,6 +207,12 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// the nodes out depth-first) until the tree's shape changes. Then
     /// [`settle`](Self::settle) refits by one backward sweep of the array.
     pub(crate) in_order: bool,
+    /// Scratch of [`update_many`](Self::update_many): the decided moves,
+    /// and per slot the number of the last batch that moved it (the
+    /// current batch's number is `move_epoch`).
+    pub(crate) move_plan: Vec<moves::Move<T>>,
+    pub(crate) move_stamp: Vec<u32>,
+    pub(crate) move_epoch: u32,
 }
 
 /// Sets `flags[i]` and lists `i` in `list` unless already flagged (the flags
@@ -292,6 +299,9 @@ impl<T: Scalar, U> DynamicTree<T, U> {
             area_leaves: 0.0,
             areas_valid: false,
             in_order: false,
+            move_plan: Vec::new(),
+            move_stamp: Vec::new(),
+            move_epoch: 0,
         })
     }
 

@@ -1,8 +1,8 @@
-//! Adding, moving and removing objects: the public operations on the
-//! per-object arrays, which queue leaves for [`DynamicTree::settle`].
+//! Adding and removing objects: the public operations on the per-object
+//! arrays, which queue leaves for [`DynamicTree::settle`].
 
 use super::{DynamicTree, Node, mark};
-use crate::aabb_ops::{check_aabb, check_vector, contains, fatten};
+use crate::aabb_ops::{check_aabb, fatten};
 use crate::slots::NULL;
 use crate::{BroadPhaseError, ProxyHandle};
 use clash_bv::Aabb;
@@ -75,106 +75,6 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         Ok(self.slots.remove(i))
     }
 
-    /// Moves an object to tight box `aabb` with expected motion `displacement`.
-    ///
-    /// When the new box still lies in the fat box, and the fat box is not
-    /// much larger than the new fat box would be (so that it shrinks again
-    /// after fast motion stops), only the tight box is stored and `false` is
-    /// returned; this path reads only per-object arrays, not the tree.
-    /// Otherwise the object gets a new fat box, its leaf is queued for the
-    /// next [`settle`](Self::settle) (which re-inserts it, or refits it in
-    /// place when many objects moved), and `true` is returned; this path
-    /// too reads and writes only per-object arrays, not the tree. Until
-    /// `settle`, queries test such objects apart from the tree, so they
-    /// stay exact. The handle is unchanged either way.
-    ///
-    /// # Errors
-    /// Unknown or stale handle; non-finite or inverted box; non-finite displacement.
-    pub fn update(
-        &mut self,
-        handle: ProxyHandle,
-        aabb: Aabb<T>,
-        displacement: Vector3<T>,
-    ) -> Result<bool, BroadPhaseError> {
-        let i = self.slots.resolve(handle)?;
-        if self.keeps_fat_box(i, &aabb, &displacement) {
-            self.slots.aabb[i] = aabb;
-            return Ok(false);
-        }
-        check_aabb(&aabb)?;
-        check_vector(&displacement, "displacement")?;
-        let fat = fatten(&aabb, self.margin, &displacement, self.prediction);
-        for k in 0..3 {
-            if !fat.min[k].finite() || !fat.max[k].finite() {
-                return Err(BroadPhaseError::NonFinite {
-                    what: "displacement",
-                });
-            }
-        }
-        self.slots.aabb[i] = aabb;
-        let old = self.fat[i];
-        if contains(&old, &aabb) {
-            // Still inside; keep the fat box unless it is far too large
-            // (the test of the fast path, reached here only when the grown
-            // box overflows).
-            let reach = displacement
-                .x
-                .abs()
-                .max_of(displacement.y.abs())
-                .max_of(displacement.z.abs());
-            let slack = self.margin * T::lit(4.0) + self.prediction * reach;
-            let s = Vector3::new(slack, slack, slack);
-            let huge = Aabb {
-                min: fat.min - s,
-                max: fat.max + s,
-            };
-            if contains(&huge, &old) {
-                return Ok(false);
-            }
-        }
-        self.fat[i] = fat;
-        let slot = i as u32;
-        self.mark_stale(slot);
-        mark(&mut self.pending_flag, &mut self.pending, slot);
-        self.mark_moved(slot);
-        Ok(true)
-    }
-
-    /// The fast path of [`update`](Self::update): `true` when the new tight
-    /// box `a` is valid and lies in slot `i`'s fat box, no face of the fat
-    /// box is more than `5 margin` away from the same face of `a`, and the
-    /// fat box that `update` would give `a` with displacement `d` is finite.
-    /// Only per-slot arrays are read. When `false`, `update` checks the
-    /// input and decides exactly (it may still keep the fat box).
-    ///
-    /// This is a sufficient condition of the exact test of `update` (the fat
-    /// box lies in the new fat box grown by `4 margin + prediction * reach`):
-    /// the new fat box reaches at least `margin` beyond `a` on every side and
-    /// the slack adds `4 margin` more. It takes a few comparisons, on the
-    /// path that most updates of a moving scene take. Containment in the
-    /// (finite) fat box implies a finite tight box, NaN failing every
-    /// comparison; the sum of the new fat box's extents is finite exactly
-    /// when all its coordinates are (each extent is `>= 0` or NaN), so a
-    /// displacement that is not finite or would overflow it is left to the
-    /// slow path, which refuses it.
-    #[inline]
-    fn keeps_fat_box(&self, i: usize, a: &Aabb<T>, d: &Vector3<T>) -> bool {
-        let old = &self.fat[i];
-        let (m, p, reach) = (self.margin, self.prediction, self.keep_reach);
-        let mut ok = true;
-        let mut extents = T::ZERO;
-        for k in 0..3 {
-            ok &= (old.min[k] <= a.min[k])
-                & (a.min[k] <= old.min[k] + reach)
-                & (a.max[k] <= old.max[k])
-                & (old.max[k] - reach <= a.max[k])
-                & (a.min[k] <= a.max[k]);
-            let dp = d[k] * p;
-            extents += (a.max[k] + m + dp.max_of(T::ZERO)) - (a.min[k] - m + dp.min_of(T::ZERO));
-        }
-        ok & extents.finite()
-    }
-
     /// Adds many objects at once and rebuilds the whole tree top-down with
     /// the binned SAH in parallel ([`rebuild`](Self::rebuild)). All boxes are
     /// checked first: on error nothing is inserted.
@@ -224,7 +124,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     }
 
     /// Records that the fat box of `slot` changed, for the incremental pair enumeration.
-    fn mark_moved(&mut self, slot: u32) {
+    pub(super) fn mark_moved(&mut self, slot: u32) {
         let s = slot as usize;
         if self.moved_flag.len() <= s {
             self.moved_flag.resize(s + 1, false);

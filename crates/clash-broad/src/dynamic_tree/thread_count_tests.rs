@@ -1,7 +1,9 @@
 //! The pair search and the tree do not depend on the number of threads:
 //! the same world, stepped on pools of one, two and three threads, gives
 //! the same pairs (equal to a sweep on the tight boxes), the same binary
-//! tree and the same traversal copy after every step, and validates.
+//! tree and the same traversal copy after every step, and validates. The
+//! moves go to one tree by `update`, one by one, and to a twin by
+//! `update_many` in one batch: the two stay identical.
 //!
 //! The steps move chosen numbers of objects so that every parallel path
 //! runs: the first search (the traversal), the copy of the tree, box
@@ -10,7 +12,7 @@
 //! of many fat pairs. `CLASH_BROAD_THREADS_N` sets the object
 //! count (20,000 by default, the least that reaches the parallel queries on
 //! the tree).
-use crate::{DynamicTree, ProxyPair};
+use crate::{DynamicTree, ProxyPair, ProxyUpdate};
 use clash_bv::Aabb;
 use clash_math::{Point3, Vector3};
 use rand::{RngExt, SeedableRng};
@@ -64,17 +66,38 @@ fn run(n: usize) -> Vec<Snapshot> {
     let handles: Vec<_> = (0..n)
         .map(|i| tree.insert(boxed(centre[i], half[i]), i).unwrap())
         .collect();
+    let mut twin = tree.clone();
     let mut out = Vec::new();
     let mut snapshots = Vec::new();
     // Objects moved per step (to a new place: each leaves its fat box).
     for moved in [0, n * 3 / 100, n / 10, n / 10, n * 3 / 100, n / 2, n] {
+        // Each object moved at most once per step, in the order first picked.
+        let mut picked = vec![false; n];
+        let mut batch = Vec::new();
         for _ in 0..moved {
             let i = rng.random_range(0..n);
             centre[i] = [0; 3].map(|_| rng.random_range(0.0..side));
-            tree.update(handles[i], boxed(centre[i], half[i]), Vector3::zeros())
-                .unwrap();
+            if !std::mem::replace(&mut picked[i], true) {
+                batch.push(i);
+            }
         }
+        let updates: Vec<_> = batch
+            .iter()
+            .map(|&i| ProxyUpdate {
+                handle: handles[i],
+                aabb: boxed(centre[i], half[i]),
+                displacement: Vector3::zeros(),
+            })
+            .collect();
+        let mut changed = 0;
+        for u in &updates {
+            changed += usize::from(tree.update(u.handle, u.aabb, u.displacement).unwrap());
+        }
+        assert_eq!(twin.update_many(&updates), Ok(changed), "{moved} moved");
         tree.overlapping_pairs(&mut out);
+        let mut twin_pairs = Vec::new();
+        twin.overlapping_pairs(&mut twin_pairs);
+        assert_eq!(twin_pairs, out, "{moved} moved");
         let boxes: Vec<_> = (0..n).map(|i| boxed(centre[i], half[i])).collect();
         let expect: Vec<ProxyPair> = sweep_pairs(&boxes)
             .into_iter()
@@ -91,6 +114,20 @@ fn run(n: usize) -> Vec<Snapshot> {
                 (a, m.parent, m.child, m.height, m.proxy)
             })
             .collect();
+        let twin_nodes: Vec<_> = twin
+            .nodes
+            .iter()
+            .map(|m| {
+                let b = &m.aabb;
+                let a = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+                (a, m.parent, m.child, m.height, m.proxy)
+            })
+            .collect();
+        assert!(
+            twin_nodes == nodes,
+            "{moved} moved: the twin's tree differs"
+        );
+        assert!(twin.pair_tree.nodes == tree.pair_tree.nodes);
         snapshots.push((out.clone(), nodes, tree.pair_tree.nodes.clone()));
     }
     snapshots

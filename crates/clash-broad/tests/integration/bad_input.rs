@@ -2,7 +2,7 @@
 //! NaN and inverted boxes, NaN displacements and queries, stale, removed
 //! and never-issued handles (including a reused slot's old handle).
 use clash_broad::{
-    BroadPhase, BroadPhaseError, DynamicTree, PairTracker, ProxyHandle, SortAndSweep,
+    BroadPhase, BroadPhaseError, DynamicTree, PairTracker, ProxyHandle, ProxyUpdate, SortAndSweep,
 };
 use clash_bv::Aabb;
 use clash_math::{Point3, Ray, Vector3};
@@ -81,6 +81,8 @@ fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
         "a refused update keeps the old box"
     );
     check(bp);
+    batch_refusals(bp, &handles);
+    check(bp);
 
     let unknown = ProxyHandle::new(1000, 0);
     assert_eq!(
@@ -147,6 +149,128 @@ fn refusals<B: BroadPhase<f64, u32>>(bp: &mut B, check: &dyn Fn(&B)) {
         .collect();
     assert_eq!(tracker.stopped(), removed.as_slice());
     assert!(tracker.started().is_empty());
+}
+
+/// A batch of updates is refused whole, with the error of its first bad
+/// update; the 20 cubes of [`refusals`] keep their boxes. A good batch then
+/// moves them all, and another one back.
+fn batch_refusals<B: BroadPhase<f64, u32>>(bp: &mut B, handles: &[ProxyHandle]) {
+    let start = |k: usize| cube(k as f64 * 0.45);
+    let moved = |k: usize, dx: f64| ProxyUpdate {
+        handle: handles[k],
+        aabb: cube(k as f64 * 0.45 + dx),
+        displacement: Vector3::zeros(),
+    };
+    let forward: Vec<_> = (0..20).map(|k| moved(k, 0.1)).collect();
+    let unchanged = |bp: &B| (0..20).all(|k| bp.aabb(handles[k]) == Ok(&start(k)));
+    let refused = |bp: &mut B, edit: &BatchEdit<'_>| {
+        let mut batch = forward.clone();
+        edit(&mut batch);
+        let r = bp.update_many(&batch);
+        assert!(unchanged(bp), "a refused batch moves nothing");
+        r
+    };
+    assert_eq!(
+        refused(bp, &|b| b[7].aabb = nan_box()),
+        Err(BroadPhaseError::NonFinite { what: "aabb" })
+    );
+    // The first bad update decides the error: a duplicate at 5, an
+    // inverted box at 9.
+    assert_eq!(
+        refused(bp, &|b| {
+            b[5].handle = b[2].handle;
+            b[9].aabb = inverted();
+        }),
+        Err(BroadPhaseError::DuplicateHandle(handles[2]))
+    );
+    assert_eq!(
+        refused(bp, &|b| {
+            b[4].displacement.z = f64::INFINITY;
+            b[5].handle = b[2].handle;
+        }),
+        Err(BroadPhaseError::NonFinite {
+            what: "displacement"
+        })
+    );
+    let unknown = ProxyHandle::new(1000, 0);
+    let stale = ProxyHandle::new(handles[3].index(), handles[3].generation() + 1);
+    assert_eq!(
+        refused(bp, &|b| b[19].handle = unknown),
+        Err(BroadPhaseError::UnknownHandle(unknown))
+    );
+    assert_eq!(
+        refused(bp, &|b| b[0].handle = stale),
+        Err(BroadPhaseError::StaleHandle(stale))
+    );
+    // Each cube leaves its fat box (margin 0.05) both ways.
+    assert_eq!(bp.update_many(&forward), Ok(20));
+    assert!((0..20).all(|k| bp.aabb(handles[k]) == Ok(&forward[k].aabb)));
+    let back: Vec<_> = (0..20).map(|k| moved(k, 0.0)).collect();
+    assert_eq!(bp.update_many(&back), Ok(20));
+    assert!(unchanged(bp));
+    assert_eq!(bp.update_many(&[]), Ok(0));
+}
+
+/// A change that spoils a batch of updates.
+type BatchEdit<'a> = dyn Fn(&mut Vec<ProxyUpdate<f64>>) + 'a;
+
+/// A batch large enough to be decided in parallel is refused with the
+/// error of its first bad update, on pools of one to three threads, and
+/// nothing moves; so is a displacement whose fat box would overflow.
+#[test]
+fn dynamic_tree_refuses_bad_batches_in_order() {
+    let n = 6000;
+    let mut tree = DynamicTree::<f64, usize>::new(0.05).unwrap();
+    let handles: Vec<_> = (0..n)
+        .map(|i| tree.insert(cube(i as f64 * 0.5), i).unwrap())
+        .collect();
+    let good: Vec<_> = (0..n)
+        .map(|i| ProxyUpdate {
+            handle: handles[i],
+            aabb: cube(i as f64 * 0.5 + 0.3),
+            displacement: Vector3::new(0.3, 0.0, 0.0),
+        })
+        .collect();
+    let cases: [(&BatchEdit<'_>, BroadPhaseError); 3] = [
+        (
+            &|b| {
+                b[4500].aabb = nan_box();
+                b[3000].handle = b[10].handle;
+            },
+            BroadPhaseError::DuplicateHandle(handles[10]),
+        ),
+        (
+            &|b| {
+                b[5999].handle = b[0].handle;
+                b[4000].displacement.x = f64::MAX;
+            },
+            BroadPhaseError::NonFinite {
+                what: "displacement",
+            },
+        ),
+        (
+            &|b| {
+                b[5000].aabb = inverted();
+                b[5001].aabb = nan_box();
+            },
+            BroadPhaseError::InvertedAabb { axis: 2 },
+        ),
+    ];
+    for threads in 1..=3 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for (edit, error) in &cases {
+            let mut batch = good.clone();
+            edit(&mut batch);
+            assert_eq!(pool.install(|| tree.update_many(&batch)), Err(*error));
+            assert!((0..n).all(|i| tree.aabb(handles[i]) == Ok(&cube(i as f64 * 0.5))));
+            tree.validate().unwrap();
+        }
+    }
+    assert_eq!(tree.update_many(&good), Ok(n));
+    tree.validate().unwrap();
 }
 
 #[test]
