@@ -4,8 +4,8 @@
 //! `cargo run --release -p clash-benches --example step_profile -- 10000 200`
 //!
 //! Prints wall time per phase, then CPU time per phase (all threads, from
-//! `/proc`), which is steadier on a busy machine. The objects are moved in
-//! one `update_many` batch, or one `update` call each with `LOOP=1`.
+//! `/proc`), which is steadier on a busy machine. The objects are moved by
+//! one `update` call each, or in one `update_many` batch with `BATCH=1`.
 //! `VERBOSE=k` prints every k-th step; `REBUILD=1` then times 100 rebuilds
 //! of the final tree.
 use clash_broad::{DynamicTree, ProxyHandle, ProxyPair, ProxyUpdate};
@@ -122,7 +122,7 @@ fn main() {
         .map(|i| tree.insert(aabb(&center[i], &half[i]), i as u32).unwrap())
         .collect();
     let mut pairs: Vec<ProxyPair> = Vec::new();
-    let one_by_one = std::env::var("LOOP").is_ok();
+    let one_by_one = std::env::var("BATCH").is_err();
     let mut updates = Vec::new();
     let (mut t_up, mut t_settle, mut t_pairs, mut moved, mut count) = (0.0, 0.0, 0.0, 0usize, 0);
     let mut cpu = [0u64; 3];

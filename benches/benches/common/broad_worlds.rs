@@ -4,7 +4,7 @@
 //! `benches/broad.rs` (criterion) and `broad_count.rs` (instruction
 //! counts under callgrind).
 #![allow(dead_code)]
-use clash_broad::{BroadPhase, ProxyHandle, ProxyPair, ProxyUpdate};
+use clash_broad::{BroadPhase, ProxyHandle, ProxyPair};
 use clash_bv::Aabb;
 use clash_math::{Point3, Scalar, Vector3};
 use rand::{RngExt, SeedableRng};
@@ -89,7 +89,7 @@ pub struct ClashWorld<T: Scalar, B: BroadPhase<T, u32>> {
     pub bp: B,
     handles: Vec<ProxyHandle>,
     pairs: Vec<ProxyPair>,
-    updates: Vec<ProxyUpdate<T>>,
+    _t: core::marker::PhantomData<T>,
 }
 
 impl<T: Scalar, B: BroadPhase<T, u32>> ClashWorld<T, B> {
@@ -102,27 +102,18 @@ impl<T: Scalar, B: BroadPhase<T, u32>> ClashWorld<T, B> {
             bp,
             handles,
             pairs: Vec::new(),
-            updates: Vec::new(),
+            _t: core::marker::PhantomData,
         }
     }
 
-    /// One step: move, update every object (in one batch), enumerate pairs.
-    /// Returns the pair count.
+    /// One step: move, update every object, enumerate pairs. Returns the pair count.
     pub fn step(&mut self) -> usize {
         self.scene.step();
-        self.updates.clear();
-        let scene = &self.scene;
-        self.updates.extend(
-            self.handles
-                .iter()
-                .enumerate()
-                .map(|(i, &handle)| ProxyUpdate {
-                    handle,
-                    aabb: scene.aabb(i),
-                    displacement: scene.displacement(i),
-                }),
-        );
-        self.bp.update_many(&self.updates).unwrap();
+        for (i, h) in self.handles.iter().enumerate() {
+            self.bp
+                .update(*h, self.scene.aabb(i), self.scene.displacement(i))
+                .unwrap();
+        }
         self.bp.overlapping_pairs(&mut self.pairs);
         self.pairs.len()
     }

@@ -207,10 +207,10 @@ pub struct DynamicTree<T: Scalar, U = ()> {
     /// the nodes out depth-first) until the tree's shape changes. Then
     /// [`settle`](Self::settle) refits by one backward sweep of the array.
     pub(crate) in_order: bool,
-    /// Scratch of [`update_many`](Self::update_many): the decided moves,
-    /// and per slot the number of the last batch that moved it (the
+    /// Scratch of [`update_many`](Self::update_many): the decided moves (a
+    /// code per update), and per slot the number of the last batch that moved it (the
     /// current batch's number is `move_epoch`).
-    pub(crate) move_plan: Vec<moves::Move<T>>,
+    pub(crate) move_plan: Vec<u32>,
     pub(crate) move_stamp: Vec<u32>,
     pub(crate) move_epoch: u32,
 }

@@ -16,10 +16,16 @@ use rayon::prelude::*;
 const PARALLEL_MOVES: usize = 4096;
 /// Updates per parallel task, at least.
 const MOVE_CHUNK: usize = 1024;
+/// A batch's plan holds one code per update: the slot, with this bit set
+/// when the object gets a new fat box (slots stay below it: the tree holds
+/// fewer than `2^31` objects), or [`REFUSED`].
+const NEW_FAT: u32 = 1 << 31;
+/// The plan's code of a refused update.
+const REFUSED: u32 = u32::MAX;
 
 /// What one update does, decided from the object's slot alone.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Move<T: Scalar> {
+enum Move<T: Scalar> {
     /// The new box is absorbed by the fat box: only the tight box of the
     /// slot is written.
     Absorbed(u32),
@@ -146,7 +152,8 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         self.slots.resolve(handle)?;
         match self.move_rules().decide(handle, &aabb, &displacement) {
             Move::Refused(e) => Err(e),
-            m => Ok(self.apply_move(m, aabb)),
+            Move::Absorbed(slot) => Ok(self.apply_move(slot, aabb, None)),
+            Move::Refattened(slot, fat) => Ok(self.apply_move(slot, aabb, Some(fat))),
         }
     }
 
@@ -196,22 +203,29 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     pub fn update_many(&mut self, updates: &[ProxyUpdate<T>]) -> Result<usize, BroadPhaseError> {
         let mut plan = core::mem::take(&mut self.move_plan);
         let rules = self.move_rules();
-        let decide = |u: &ProxyUpdate<T>| rules.decide(u.handle, &u.aabb, &u.displacement);
+        let code = |u: &ProxyUpdate<T>| match rules.decide(u.handle, &u.aabb, &u.displacement) {
+            Move::Absorbed(slot) => slot,
+            Move::Refattened(slot, _) => slot | NEW_FAT,
+            Move::Refused(_) => REFUSED,
+        };
         if updates.len() >= PARALLEL_MOVES && rayon::current_num_threads() > 1 {
             updates
                 .par_iter()
                 .with_min_len(MOVE_CHUNK)
-                .map(decide)
+                .map(code)
                 .collect_into_vec(&mut plan);
         } else {
             plan.clear();
-            plan.extend(updates.iter().map(decide));
+            plan.extend(updates.iter().map(code));
         }
         let checked = self.check_plan(&plan, updates);
         let mut changed = 0;
         if checked.is_ok() {
-            for (m, u) in plan.iter().zip(updates) {
-                changed += usize::from(self.apply_move(*m, u.aabb));
+            for (&c, u) in plan.iter().zip(updates) {
+                let slot = c & !NEW_FAT;
+                let fat = (c & NEW_FAT != 0)
+                    .then(|| fatten(&u.aabb, self.margin, &u.displacement, self.prediction));
+                changed += usize::from(self.apply_move(slot, u.aabb, fat));
             }
         }
         self.move_plan = plan;
@@ -234,7 +248,7 @@ impl<T: Scalar, U> DynamicTree<T, U> {
     /// fails the batch. Each slot met is stamped with this batch's number.
     fn check_plan(
         &mut self,
-        plan: &[Move<T>],
+        plan: &[u32],
         updates: &[ProxyUpdate<T>],
     ) -> Result<(), BroadPhaseError> {
         self.move_epoch = self.move_epoch.wrapping_add(1);
@@ -246,11 +260,15 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         if self.move_stamp.len() < self.slots.capacity() {
             self.move_stamp.resize(self.slots.capacity(), 0);
         }
-        for (m, u) in plan.iter().zip(updates) {
-            let slot = match *m {
-                Move::Refused(e) => return Err(e),
-                Move::Absorbed(s) | Move::Refattened(s, _) => s as usize,
-            };
+        for (&c, u) in plan.iter().zip(updates) {
+            if c == REFUSED {
+                // Decided again for its error (once per refused batch).
+                let rules = self.move_rules();
+                if let Move::Refused(e) = rules.decide(u.handle, &u.aabb, &u.displacement) {
+                    return Err(e);
+                }
+            }
+            let slot = (c & !NEW_FAT) as usize;
             if !self.slots.is_live(slot) {
                 return Err(BroadPhaseError::StaleHandle(u.handle));
             }
@@ -262,23 +280,17 @@ impl<T: Scalar, U> DynamicTree<T, U> {
         Ok(())
     }
 
-    /// Applies a decided (not refused) move with new tight box `aabb`;
-    /// `true` when the object got a new fat box.
-    fn apply_move(&mut self, m: Move<T>, aabb: Aabb<T>) -> bool {
-        match m {
-            Move::Absorbed(slot) => {
-                self.slots.aabb[slot as usize] = aabb;
-                false
-            }
-            Move::Refattened(slot, fat) => {
-                self.slots.aabb[slot as usize] = aabb;
-                self.fat[slot as usize] = fat;
-                self.mark_stale(slot);
-                mark(&mut self.pending_flag, &mut self.pending, slot);
-                self.mark_moved(slot);
-                true
-            }
-            Move::Refused(_) => false,
-        }
+    /// Gives `slot` the tight box `aabb`, and the new fat box `fat` if any
+    /// (its leaf then waits for `settle`); `true` when it got one.
+    fn apply_move(&mut self, slot: u32, aabb: Aabb<T>, fat: Option<Aabb<T>>) -> bool {
+        self.slots.aabb[slot as usize] = aabb;
+        let Some(fat) = fat else {
+            return false;
+        };
+        self.fat[slot as usize] = fat;
+        self.mark_stale(slot);
+        mark(&mut self.pending_flag, &mut self.pending, slot);
+        self.mark_moved(slot);
+        true
     }
 }
