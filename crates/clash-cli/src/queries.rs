@@ -11,7 +11,7 @@ use crate::output_file::OutputFile;
 use crate::threads::with_threads;
 use crate::tree_kind::{TreeKind, with_tree_kind};
 use clash::bv::FlatVolume;
-use clash::bvh::{BuildOptions, Bvh, CollisionRequest, RayQuery, SplitRule, TreeVolume};
+use clash::bvh::{BuildOptions, Bvh, CollisionRequest, RayOrder, RayQuery, SplitRule, TreeVolume};
 use clash::math::Scalar;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -343,7 +343,7 @@ fn raycast_as<T: Scalar, B: TreeVolume<T>>(
     let bar = output::progress(rays.len(), "raycast");
     let start = Instant::now();
     let hits = with_threads(args.pool.threads, || {
-        tree.cast_rays_with_progress(&rays, &query, |n| bar.inc(n as u64))
+        tree.cast_rays_with(&rays, &query, RayOrder::Auto, |n| bar.inc(n as u64))
     })?;
     let elapsed = start.elapsed();
     bar.finish_and_clear();

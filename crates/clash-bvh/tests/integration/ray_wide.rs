@@ -9,7 +9,7 @@ use crate::common;
 
 use crate::queries_brute_force::brute_closest;
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TreeVolume, TriMesh};
+use clash_bvh::{BuildOptions, BvQuery, Bvh, RayOrder, RayQuery, TreeVolume, TriMesh};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
 use common::*;
@@ -265,9 +265,9 @@ fn layout_is_the_same_on_any_thread_count() {
     assert_eq!(answers(1), answers(4));
 }
 
-/// A batch large enough to be traced in a coherent order (a few thousand
-/// rays) answers each ray exactly as `cast_ray` does, in input order, on 1
-/// and 2 threads: random rays from around the mesh, the adversarial ones,
+/// A batch of a few thousand rays, traced in the coherent order, as given,
+/// and as `cast_rays` chooses, answers each ray exactly as `cast_ray` does,
+/// in input order, on 1 and 2 threads, and reports progress for every ray: random rays from around the mesh, the adversarial ones,
 /// zero, NaN and infinite directions, huge origins, rays that miss the
 /// bounds, and duplicates.
 fn batch_equals_single_rays<T: Scalar, B: TreeVolume<T>>(seed: u64) {
@@ -313,14 +313,20 @@ fn batch_equals_single_rays<T: Scalar, B: TreeVolume<T>>(seed: u64) {
             "{} on {threads} threads",
             T::NAME
         );
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let counted = in_pool(threads, || {
-            tree.cast_rays_with_progress(&rays, &q, |n| {
-                done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-            })
-        });
-        assert_eq!(format!("{counted:?}"), expected);
-        assert_eq!(done.into_inner(), rays.len());
+        for order in [RayOrder::Coherent, RayOrder::Input] {
+            let done = std::sync::atomic::AtomicUsize::new(0);
+            let got = in_pool(threads, || {
+                tree.cast_rays_with(&rays, &q, order, |n| {
+                    done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                })
+            });
+            assert_eq!(
+                format!("{got:?}"),
+                expected,
+                "{order:?} on {threads} threads"
+            );
+            assert_eq!(done.into_inner(), rays.len());
+        }
     }
 }
 

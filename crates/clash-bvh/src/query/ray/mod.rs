@@ -2,6 +2,7 @@
 //! watertight ray/triangle test).
 
 mod order;
+pub use order::RayOrder;
 mod scatter;
 pub(crate) mod wide;
 
@@ -130,12 +131,13 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// `rays[i]`, and is the same answer, bit for bit, whatever the thread
     /// count.
     ///
-    /// A batch of a few thousand rays or more is traced in a coherent order
-    /// rather than as given: sorted by where each ray enters the bounds of
-    /// the mesh and which way it points, so that consecutive rays visit
-    /// mostly the same nodes and find them in cache (it pays on trees larger
-    /// than the cache). The answers are written back in input order; the
-    /// order is deterministic, and does not change any answer.
+    /// A batch of a few thousand rays or more on a tree larger than a common
+    /// last-level cache is traced in a coherent order rather than as given
+    /// ([`RayOrder::Auto`]): sorted by where each ray enters the bounds of the
+    /// mesh and which way it points, so that consecutive rays visit mostly
+    /// the same nodes and find them in cache. The answers are written back
+    /// in input order; the order is deterministic, and changes no answer.
+    /// [`Self::cast_rays_with`] chooses the order.
     ///
     /// ```
     /// use clash_bvh::{Bvh, BuildOptions, RayQuery, TriMesh};
@@ -156,16 +158,18 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn cast_rays(&self, rays: &[Ray<T>], query: &RayQuery<T>) -> Vec<Option<MeshRayHit<T>>> {
-        self.cast_rays_with_progress(rays, query, |_| {})
+        self.cast_rays_with(rays, query, RayOrder::Auto, |_| {})
     }
 
-    /// [`Self::cast_rays`], calling `progress(n)` each time another `n` rays
-    /// are done, from the worker that traced them (a few hundred rays at a
-    /// time, so that a progress bar's lock does not serialise the workers).
-    pub fn cast_rays_with_progress(
+    /// [`Self::cast_rays`], tracing in the given `order`, and calling
+    /// `progress(n)` each time another `n` rays are done, from the worker
+    /// that traced them (a few hundred rays at a time, so that a progress
+    /// bar's lock does not serialise the workers).
+    pub fn cast_rays_with(
         &self,
         rays: &[Ray<T>],
         query: &RayQuery<T>,
+        order: RayOrder,
         progress: impl Fn(usize) + Sync,
     ) -> Vec<Option<MeshRayHit<T>>> {
         const STEP: usize = 256;
@@ -174,7 +178,18 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                 progress(STEP);
             }
         };
-        let out = if rays.len() < order::MIN_BATCH || u32::try_from(rays.len()).is_err() {
+        let layout = self.ray_layout();
+        let coherent = u32::try_from(rays.len()).is_ok()
+            && match order {
+                RayOrder::Input => false,
+                RayOrder::Coherent => true,
+                RayOrder::Auto => {
+                    let bytes = layout.memory_bytes()
+                        + self.leaf_tris.len() * core::mem::size_of::<clash_math::Triangle<T>>();
+                    rays.len() >= order::MIN_BATCH && bytes >= order::MIN_TREE_BYTES
+                }
+            };
+        let out = if !coherent {
             rays.par_iter()
                 .enumerate()
                 .map(|(k, ray)| {
@@ -184,11 +199,9 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                 })
                 .collect()
         } else {
-            let order = order::coherent_order(rays, self.ray_layout().root_bounds());
+            let order = order::coherent_order(rays, layout.root_bounds());
             let mut out = Vec::with_capacity(rays.len());
-            let slots = out.spare_capacity_mut();
-            crate::build::prefault::prefault(slots);
-            let slots = scatter::Scatter::new(slots);
+            let slots = scatter::Scatter::new(out.spare_capacity_mut());
             order.par_iter().enumerate().for_each(|(k, &i)| {
                 let hit = self.cast_ray(&rays[i as usize], query);
                 // SAFETY: `order` is a permutation of `0..rays.len()`, so no

@@ -20,9 +20,32 @@ use super::wide::Bounds;
 use clash_math::{Ray, Scalar};
 use rayon::prelude::*;
 
-/// Batches smaller than this are traced in input order: below it, the
-/// sort costs about what it saves.
+/// Batches smaller than this are traced in input order by
+/// [`RayOrder::Auto`]: below it, the sort costs about what it saves.
 pub(crate) const MIN_BATCH: usize = 4096;
+
+/// Trees whose ray layout and triangles take fewer bytes than this (a
+/// common last-level cache) are traced in input order by [`RayOrder::Auto`]:
+/// most of such a tree stays in cache anyway, and the sort does not pay.
+pub(crate) const MIN_TREE_BYTES: usize = 32 << 20;
+
+/// The order in which [`crate::Bvh::cast_rays_with`] traces a batch. The
+/// answers come back in input order and are the same whatever the order: it
+/// only decides which nodes are in cache when.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RayOrder {
+    /// [`Self::Coherent`] for a batch of a few thousand rays or more on a
+    /// tree larger than a common last-level cache, [`Self::Input`]
+    /// otherwise.
+    #[default]
+    Auto,
+    /// As given.
+    Input,
+    /// Sorted by where each ray enters the bounds of the mesh and which way
+    /// it points (ties by input index), so that consecutive rays visit
+    /// mostly the same nodes.
+    Coherent,
+}
 
 /// Bits of each of the five coordinates in a key.
 const BITS: u32 = 6;

@@ -207,7 +207,6 @@ impl<T: Scalar> WideBvh<T> {
     }
 
     /// Heap bytes held.
-    #[cfg(test)]
     pub(crate) fn memory_bytes(&self) -> usize {
         self.nodes.len() * core::mem::size_of::<WideNode<T>>()
     }
