@@ -70,7 +70,7 @@ pub use query::collide::{CollisionRequest, CollisionResult, Containment, Triangl
 pub use query::continuous::{Motion, TimeOfContact};
 pub use query::convex::{MeshConvexDistance, TriangleContact};
 pub use query::distance::{DistanceRequest, MeshDistance};
-pub use query::ray::{MeshRayHit, RayQuery};
+pub use query::ray::{MeshRayHit, RayOrder, RayQuery};
 pub use query::shape::Shape;
 pub use traverse::bv_pair::BvPair;
 pub use traverse::bv_query::{BvQuery, PreparedRay};

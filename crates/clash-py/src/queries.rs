@@ -348,7 +348,7 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(
         t_max: T::lit(t_range.1),
         culling,
     };
-    let found: Vec<_> = rays.par_iter().map(|r| tree.cast_ray(r, &query)).collect();
+    let found: Vec<_> = tree.cast_rays(&rays, &query);
     let mut out: Hits = Default::default();
     for h in found {
         out.0.push(h.is_some());

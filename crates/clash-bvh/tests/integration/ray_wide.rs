@@ -9,7 +9,7 @@ use crate::common;
 
 use crate::queries_brute_force::brute_closest;
 use clash_bv::{Aabb, Capsule, Kdop18, Obb, Rss, Sphere};
-use clash_bvh::{BuildOptions, BvQuery, Bvh, RayQuery, TreeVolume, TriMesh};
+use clash_bvh::{BuildOptions, BvQuery, Bvh, RayOrder, RayQuery, TreeVolume, TriMesh};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use clash_narrow::cast::{Culling, ray_triangle};
 use common::*;
@@ -263,6 +263,77 @@ fn layout_is_the_same_on_any_thread_count() {
         })
     };
     assert_eq!(answers(1), answers(4));
+}
+
+/// A batch of a few thousand rays, traced in the coherent order, as given,
+/// and as `cast_rays` chooses, answers each ray exactly as `cast_ray` does,
+/// in input order, on 1 and 2 threads, and reports progress for every ray: random rays from around the mesh, the adversarial ones,
+/// zero, NaN and infinite directions, huge origins, rays that miss the
+/// bounds, and duplicates.
+fn batch_equals_single_rays<T: Scalar, B: TreeVolume<T>>(seed: u64) {
+    let mut rng = seeded(seed);
+    let mesh: TriMesh<T> = random_soup(&mut rng, 150, 1.0, 0.15);
+    let tree = Bvh::<T, B>::build(mesh.clone(), &BuildOptions::sah()).unwrap();
+    let mut rays = adversarial_rays(&mut rng, &mesh, 500);
+    let big = T::lit(1e30);
+    let (zero, one) = (T::ZERO, T::ONE);
+    let c = Point3::new(T::HALF, T::HALF, T::HALF);
+    rays.extend([
+        Ray::new(c, Vector3::zeros()),
+        Ray::new(c, Vector3::new(T::lit(f64::NAN), one, zero)),
+        Ray::new(c, Vector3::new(T::INFINITY, zero, zero)),
+        Ray::new(Point3::new(big, big, -big), Vector3::new(-one, -one, one)),
+        Ray::new(Point3::new(-big, zero, zero), Vector3::new(one, zero, zero)),
+        Ray::new(
+            Point3::new(T::lit(f64::NAN), zero, zero),
+            Vector3::new(one, zero, zero),
+        ),
+        Ray::new(
+            Point3::new(T::lit(50.0), zero, zero),
+            Vector3::new(one, zero, zero),
+        ),
+    ]);
+    let dups: Vec<Ray<T>> = rays.iter().step_by(7).copied().collect();
+    rays.extend(dups);
+    assert!(
+        rays.len() > 4096,
+        "{} rays: too few for the coherent order",
+        rays.len()
+    );
+    let q = RayQuery::default();
+    let single: Vec<_> = rays.iter().map(|r| tree.cast_ray(r, &q)).collect();
+    assert!(single.iter().filter(|h| h.is_some()).count() > rays.len() / 4);
+    // Bit for bit: the debug text tells -0.0 from 0.0.
+    let expected = format!("{single:?}");
+    for threads in [1, 2] {
+        let batch = in_pool(threads, || tree.cast_rays(&rays, &q));
+        assert_eq!(
+            format!("{batch:?}"),
+            expected,
+            "{} on {threads} threads",
+            T::NAME
+        );
+        for order in [RayOrder::Coherent, RayOrder::Input] {
+            let done = std::sync::atomic::AtomicUsize::new(0);
+            let got = in_pool(threads, || {
+                tree.cast_rays_with(&rays, &q, order, |n| {
+                    done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                })
+            });
+            assert_eq!(
+                format!("{got:?}"),
+                expected,
+                "{order:?} on {threads} threads"
+            );
+            assert_eq!(done.into_inner(), rays.len());
+        }
+    }
+}
+
+#[test]
+fn ray_batches_equal_single_rays_in_input_order() {
+    batch_equals_single_rays::<f32, Aabb<f32>>(79);
+    batch_equals_single_rays::<f64, Obb<f64>>(80);
 }
 
 /// Points at and near every vertex and edge midpoint (where several

@@ -1,6 +1,9 @@
 //! Ray casts against a mesh (RTCD §6.3 traversal, ending in clash-narrow's
 //! watertight ray/triangle test).
 
+mod order;
+pub use order::RayOrder;
+mod scatter;
 pub(crate) mod wide;
 
 use crate::{BvQuery, Bvh, PreparedRay};
@@ -124,9 +127,95 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         });
     }
 
-    /// [`Self::cast_ray`] for many rays in parallel; `result[i]` answers `rays[i]`.
+    /// [`Self::cast_ray`] for many rays in parallel; `result[i]` answers
+    /// `rays[i]`, and is the same answer, bit for bit, whatever the thread
+    /// count.
+    ///
+    /// A batch of a few thousand rays or more on a tree larger than a common
+    /// last-level cache is traced in a coherent order rather than as given
+    /// ([`RayOrder::Auto`]): sorted by where each ray enters the bounds of the
+    /// mesh and which way it points, so that consecutive rays visit mostly
+    /// the same nodes and find them in cache. The answers are written back
+    /// in input order; the order is deterministic, and changes no answer.
+    /// [`Self::cast_rays_with`] chooses the order.
+    ///
+    /// ```
+    /// use clash_bvh::{Bvh, BuildOptions, RayQuery, TriMesh};
+    /// use clash_bv::Aabb;
+    /// use clash_math::{Point3, Ray, Vector3};
+    /// let mesh = TriMesh::new(
+    ///     vec![Point3::new(0.0_f32, 0.0, 0.0), Point3::new(1.0, 0.0, 0.0), Point3::new(0.0, 1.0, 0.0)],
+    ///     vec![[0, 1, 2]],
+    /// )?;
+    /// let tree: Bvh<f32, Aabb<f32>> = Bvh::build(mesh, &BuildOptions::sah())?;
+    /// let rays: Vec<_> = (0..10_000)
+    ///     .map(|i| Ray::new(Point3::new((i % 100) as f32 * 0.01, 0.25, 1.0), Vector3::new(0.0, 0.0, -1.0)))
+    ///     .collect();
+    /// let hits = tree.cast_rays(&rays, &RayQuery::default());
+    /// for (ray, hit) in rays.iter().zip(&hits) {
+    ///     assert_eq!(*hit, tree.cast_ray(ray, &RayQuery::default()));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn cast_rays(&self, rays: &[Ray<T>], query: &RayQuery<T>) -> Vec<Option<MeshRayHit<T>>> {
-        rays.par_iter().map(|r| self.cast_ray(r, query)).collect()
+        self.cast_rays_with(rays, query, RayOrder::Auto, |_| {})
+    }
+
+    /// [`Self::cast_rays`], tracing in the given `order`, and calling
+    /// `progress(n)` each time another `n` rays are done, from the worker
+    /// that traced them (a few hundred rays at a time, so that a progress
+    /// bar's lock does not serialise the workers).
+    pub fn cast_rays_with(
+        &self,
+        rays: &[Ray<T>],
+        query: &RayQuery<T>,
+        order: RayOrder,
+        progress: impl Fn(usize) + Sync,
+    ) -> Vec<Option<MeshRayHit<T>>> {
+        const STEP: usize = 256;
+        let tell = |k: usize| {
+            if k % STEP == STEP - 1 {
+                progress(STEP);
+            }
+        };
+        let layout = self.ray_layout();
+        let coherent = u32::try_from(rays.len()).is_ok()
+            && match order {
+                RayOrder::Input => false,
+                RayOrder::Coherent => true,
+                RayOrder::Auto => {
+                    let bytes = layout.memory_bytes()
+                        + self.leaf_tris.len() * core::mem::size_of::<clash_math::Triangle<T>>();
+                    rays.len() >= order::MIN_BATCH && bytes >= order::MIN_TREE_BYTES
+                }
+            };
+        let out = if !coherent {
+            rays.par_iter()
+                .enumerate()
+                .map(|(k, ray)| {
+                    let hit = self.cast_ray(ray, query);
+                    tell(k);
+                    hit
+                })
+                .collect()
+        } else {
+            let order = order::coherent_order(rays, layout.root_bounds());
+            let mut out = Vec::with_capacity(rays.len());
+            let slots = scatter::Scatter::new(out.spare_capacity_mut());
+            order.par_iter().enumerate().for_each(|(k, &i)| {
+                let hit = self.cast_ray(&rays[i as usize], query);
+                // SAFETY: `order` is a permutation of `0..rays.len()`, so no
+                // other worker writes slot `i`.
+                unsafe { slots.write(i as usize, hit) };
+                tell(k);
+            });
+            // SAFETY: the loop above wrote every slot of `0..rays.len()`
+            // (`order` is a permutation of it).
+            unsafe { out.set_len(rays.len()) };
+            out
+        };
+        progress(rays.len() % STEP);
+        out
     }
 
     /// The full hit for the triangle at leaf position `pos`.

@@ -85,10 +85,13 @@ pub(crate) struct WideBvh<T> {
     nodes: Vec<WideNode<T>>,
     /// Largest coordinate magnitude of the triangles (0 for none).
     extent: T,
+    /// Exact bounds of all the triangles, `[min, max]` (inverted, `min`
+    /// above `max`, for no triangle).
+    root: Bounds<T>,
 }
 
 /// Exact bounds of a set of triangles: `[min, max]`.
-type Bounds<T> = [[T; 3]; 2];
+pub(crate) type Bounds<T> = [[T; 3]; 2];
 
 fn tri_bounds<T: Scalar>(tris: &[Triangle<T>]) -> Bounds<T> {
     let mut b = [[T::INFINITY; 3], [T::NEG_INFINITY; 3]];
@@ -187,11 +190,23 @@ impl<T: Scalar> WideBvh<T> {
         let extent = bounds.first().map_or(T::ZERO, |b| {
             b.iter().flatten().fold(T::ZERO, |e, x| e.max_of(x.abs()))
         });
-        Self { nodes: out, extent }
+        let root = bounds
+            .first()
+            .copied()
+            .unwrap_or([[T::INFINITY; 3], [T::NEG_INFINITY; 3]]);
+        Self {
+            nodes: out,
+            extent,
+            root,
+        }
+    }
+
+    /// Exact bounds of all the triangles, `[min, max]`.
+    pub(crate) fn root_bounds(&self) -> &Bounds<T> {
+        &self.root
     }
 
     /// Heap bytes held.
-    #[cfg(test)]
     pub(crate) fn memory_bytes(&self) -> usize {
         self.nodes.len() * core::mem::size_of::<WideNode<T>>()
     }
