@@ -238,10 +238,9 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// eight children whose exact triangle bounds are stored together, read
     /// ahead by prefetching; leaves read the tree's triangles in place),
     /// which cuts the dependent cache misses of a traversal. It is derived
-    /// from the nodes in one sequential pass (about 0.1 s for a million
-    /// triangles), identical whatever the thread count, takes about 1.3
-    /// times the memory of the nodes of an AABB tree built with
-    /// [`crate::BuildOptions::sah`], and is dropped by [`Self::refit`] (and
+    /// from the nodes in one sequential pass, identical whatever the thread
+    /// count, takes about 1.3 times the memory of the nodes of an AABB tree
+    /// built with [`crate::BuildOptions::sah`], and is dropped by [`Self::refit`] (and
     /// rebuilt on the next ray query). It is not saved.
     pub fn prepare_rays(&self) {
         self.ray_layout();
