@@ -17,11 +17,26 @@ use clash_bv::Aabb;
 use clash_math::{Point3, Vector3};
 use rand::{RngExt, SeedableRng};
 
+/// A binary node: its box, parent, children, height and proxy.
+type NodeRecord = ([f64; 6], u32, [u32; 2], u32, u32);
+
 type Snapshot = (
     Vec<ProxyPair>,
-    Vec<([f64; 6], u32, [u32; 2], u32, u32)>,
+    Vec<NodeRecord>,
     Vec<super::pair_tree::Node4>,
 );
+
+/// The binary tree's nodes, comparable as plain values.
+fn binary_nodes(tree: &DynamicTree<f64, usize>) -> Vec<NodeRecord> {
+    tree.nodes
+        .iter()
+        .map(|m| {
+            let b = &m.aabb;
+            let a = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+            (a, m.parent, m.child, m.height, m.proxy)
+        })
+        .collect()
+}
 
 fn boxed(c: [f64; 3], h: f64) -> Aabb<f64> {
     Aabb {
@@ -105,24 +120,7 @@ fn run(n: usize) -> Vec<Snapshot> {
             .collect();
         assert_eq!(out, expect, "{moved} moved");
         tree.validate().unwrap();
-        let nodes = tree
-            .nodes
-            .iter()
-            .map(|m| {
-                let b = &m.aabb;
-                let a = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
-                (a, m.parent, m.child, m.height, m.proxy)
-            })
-            .collect();
-        let twin_nodes: Vec<_> = twin
-            .nodes
-            .iter()
-            .map(|m| {
-                let b = &m.aabb;
-                let a = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
-                (a, m.parent, m.child, m.height, m.proxy)
-            })
-            .collect();
+        let (nodes, twin_nodes) = (binary_nodes(&tree), binary_nodes(&twin));
         assert!(
             twin_nodes == nodes,
             "{moved} moved: the twin's tree differs"
