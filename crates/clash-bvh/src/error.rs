@@ -21,6 +21,21 @@ pub enum MeshError {
         /// The coordinate and the range.
         source: clash_math::RangeError,
     },
+    /// Every coordinate is below `1 / MAX_COORDINATE` in magnitude (and not
+    /// all are 0): products of the queries' arithmetic (squared distances,
+    /// Gram determinants) would underflow.
+    #[error(
+        "the mesh's largest coordinate magnitude {magnitude:e} is below {min:e}, the smallest \
+         {precision} queries answer without underflow (scale the scene up)"
+    )]
+    TooSmall {
+        /// The largest coordinate magnitude.
+        magnitude: f64,
+        /// `1 / MAX_COORDINATE`.
+        min: f64,
+        /// The scalar type (`Scalar::NAME`).
+        precision: &'static str,
+    },
     /// A triangle refers to a vertex that does not exist.
     #[error(
         "triangle {triangle} refers to vertex {index}, but the mesh has {num_vertices} vertices"

@@ -28,6 +28,8 @@ impl<T: Scalar> TriMesh<T> {
     /// - [`MeshError::NonFiniteVertex`] for a NaN or infinite coordinate;
     /// - [`MeshError::CoordinateOutOfRange`] for a coordinate beyond
     ///   [`Scalar::MAX_COORDINATE`] in magnitude;
+    /// - [`MeshError::TooSmall`] when every coordinate is below
+    ///   `1 / MAX_COORDINATE` in magnitude (and not all are 0);
     /// - [`MeshError::IndexOutOfRange`] for an index `>= vertices.len()`;
     /// - [`MeshError::TooLarge`] when the vertex or triangle count exceeds `u32`.
     ///
@@ -259,11 +261,22 @@ impl<T: Scalar> TriMesh<T> {
 }
 
 /// [`MeshError::CoordinateOutOfRange`] for the first vertex with a
-/// coordinate beyond [`Scalar::MAX_COORDINATE`].
+/// coordinate beyond [`Scalar::MAX_COORDINATE`], and [`MeshError::TooSmall`]
+/// when every coordinate is below `1 / MAX_COORDINATE` but not all are 0.
 fn check_range<T: Scalar>(vertices: &[Point3<T>]) -> Result<(), MeshError> {
+    let mut magnitude = T::ZERO;
     for (vertex, p) in vertices.iter().enumerate() {
         clash_math::check_point(p)
             .map_err(|source| MeshError::CoordinateOutOfRange { vertex, source })?;
+        magnitude = magnitude.max_of(p.coords.amax());
+    }
+    let min = T::ONE / T::MAX_COORDINATE;
+    if magnitude > T::ZERO && magnitude < min {
+        return Err(MeshError::TooSmall {
+            magnitude: magnitude.to_f64(),
+            min: min.to_f64(),
+            precision: T::NAME,
+        });
     }
     Ok(())
 }

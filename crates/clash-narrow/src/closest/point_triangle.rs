@@ -68,14 +68,24 @@ pub fn point_triangle<T: Scalar>(p: &Point3<T>, tri: &Triangle<T>) -> TrianglePo
         let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
         return corner(b + (c - b) * w, T::ZERO, T::ONE - w, w);
     }
-    // Face region: barycentric weights from the region tests; the point is
-    // the orthogonal projection onto the plane, whose rounding error scales
-    // with the distance from the plane rather than the triangle's size.
-    let denom = T::ONE / (va + vb + vc);
-    let v = vb * denom;
-    let w = vc * denom;
+    // Face region. `va + vb + vc` is `n2` in exact arithmetic; `n2` itself
+    // is positive here, while the computed sum can cancel to any sign far
+    // from the plane.
+    let v = (vb / n2).max_of(T::ZERO).min_of(T::ONE);
+    let w = (vc / n2).max_of(T::ZERO).min_of(T::ONE - v);
     let n = ab.cross(&ac);
-    let q = p - n * (n.dot(&ap) / n2);
+    let h = n.dot(&ap);
+    let q = if h * h <= n2 * l2 {
+        // Within a triangle's size of the plane: the orthogonal projection,
+        // whose rounding is that of the coordinates, however thin the
+        // triangle.
+        p - n * (h / n2)
+    } else {
+        // Farther: the convex combination of the weights, which lies on the
+        // triangle whatever the distance, while a projection would be off
+        // it by rounding that grows with the distance.
+        a + ab * v + ac * w
+    };
     corner(q, T::ONE - v - w, v, w)
 }
 

@@ -1,4 +1,5 @@
 use super::{ClosestPoints, point_triangle, segment_segment};
+use crate::overlap;
 use clash_math::{Point3, Scalar, Segment, Triangle};
 
 /// Closest points of segment `seg` (`a`) and the solid triangle `tri` (`b`),
@@ -6,14 +7,27 @@ use clash_math::{Point3, Scalar, Segment, Triangle};
 ///
 /// The minimum over: the segment against each triangle edge (§5.1.9), each
 /// segment end point against the triangle (§5.1.5), and the point where the
-/// segment crosses the triangle's plane (giving distance 0 with the common
-/// point when the segment pierces the triangle). Each candidate is a real
-/// pair of points of the two shapes, so the distance is never under-estimated;
-/// degenerate triangles reduce to their edges.
+/// segment crosses the triangle's plane with its closest point on the
+/// triangle. Each candidate is a real pair of points of the two shapes, so
+/// the distance is never under-estimated; degenerate triangles reduce to
+/// their edges. A segment that meets the triangle by the exact test
+/// [`overlap::triangle_triangle`] (the segment as a degenerate triangle)
+/// answers distance 0 with the crossing point as the common point (`a ==
+/// b`, on the segment, within rounding of the triangle).
 pub fn segment_triangle<T: Scalar>(seg: &Segment<T>, tri: &Triangle<T>) -> ClosestPoints<T> {
     let mut best = edge_candidates(seg, tri);
     if let Some(x) = plane_crossing(seg, tri) {
-        best = best.min(ClosestPoints::new(x, point_triangle(&x, tri).point));
+        let crossing = ClosestPoints::new(x, point_triangle(&x, tri).point);
+        if crossing.distance_squared <= best.distance_squared
+            && overlap::triangle_triangle(&Triangle::new(seg.a, seg.b, seg.b), tri)
+        {
+            return ClosestPoints {
+                a: x,
+                b: x,
+                distance_squared: T::ZERO,
+            };
+        }
+        best = best.min(crossing);
     }
     best
 }

@@ -1,6 +1,7 @@
 use super::segment_triangle::plane_crossing;
-use super::{ClosestPoints, segment_segment};
-use clash_math::{Point3, Scalar, Triangle, Vector3};
+use super::{ClosestPoints, point_triangle, segment_segment};
+use crate::overlap;
+use clash_math::{Point3, Scalar, Segment, Triangle, Vector3};
 
 /// Closest points of two solid triangles (`a` on `t1`, `b` on `t2`),
 /// Ericson, RTCD §5.1.11.
@@ -8,43 +9,52 @@ use clash_math::{Point3, Scalar, Triangle, Vector3};
 /// The closest pair of two disjoint triangles is realised by an edge/edge
 /// pair or by a corner and its orthogonal projection inside the other
 /// triangle's face; and two intersecting triangles always have an edge of one
-/// crossing the other. So the result is the minimum over the nine edge/edge
-/// pairs (§5.1.9) and the six corner-to-face projections that land inside
-/// the face, after the six edge/plane crossings have been checked for a
-/// point inside the other triangle (intersecting or touching triangles: the
-/// crossing point is returned as a common point, distance 0). Corners that
-/// project outside the face, and all corners against a degenerate triangle,
-/// are covered by the edge pairs. Every candidate is a genuine pair of points
-/// of the two triangles. Degenerate triangles (segments, points) work
-/// unchanged.
+/// crossing the other (or, coplanar, an edge pair or a corner inside the
+/// other). So the result is the minimum over the nine edge/edge pairs
+/// (§5.1.9) and the six corner-to-face projections that land inside the
+/// face. Every candidate is a genuine pair of points, each a convex
+/// combination of its own triangle's corners (a face point is built from
+/// its barycentric weights, §3.4, not as a projection), so the distance is
+/// never under-estimated however far apart or different in size the
+/// triangles are: rounding can only pick a slightly worse candidate.
+/// Corners that project outside the face, and all corners against a
+/// degenerate triangle, are covered by the edge pairs.
+///
+/// Intersecting triangles answer distance 0 when an edge crossing seen in
+/// floating point is confirmed by the exact test
+/// [`overlap::triangle_triangle`], with a point of each triangle within
+/// rounding of the other (of the crossing's conditioning: an edge at a
+/// grazing angle to the other's plane places its crossing less precisely);
+/// distance 0 is never answered for disjoint triangles. Touching triangles
+/// whose crossing rounding hides answer a distance within rounding of 0.
+/// Degenerate triangles (segments, points) work unchanged.
 pub fn triangle_triangle<T: Scalar>(t1: &Triangle<T>, t2: &Triangle<T>) -> ClosestPoints<T> {
     let e1 = t1.edges();
     let e2 = t2.edges();
     let n1 = t1.scaled_normal();
     let n2 = t2.scaled_normal();
-    // Intersection: an edge of one crossing the other inside.
-    for s in &e1 {
-        if let Some(x) = plane_crossing(s, t2)
-            && inside(&x, t2, &n2)
-        {
-            return ClosestPoints {
-                a: x,
-                b: x,
-                distance_squared: T::ZERO,
-            };
-        }
+    let seen_crossing = e1.iter().any(|s| crosses_inside(s, t2, &n2))
+        || e2.iter().any(|s| crosses_inside(s, t1, &n1));
+    if seen_crossing && overlap::triangle_triangle(t1, t2) {
+        return common_point(t1, t2, &e1, &e2);
     }
-    for s in &e2 {
-        if let Some(x) = plane_crossing(s, t1)
-            && inside(&x, t1, &n1)
-        {
-            return ClosestPoints {
-                a: x,
-                b: x,
-                distance_squared: T::ZERO,
-            };
-        }
-    }
+    separated(t1, t2, &e1, &e2)
+}
+
+/// `true` when segment `s` crosses the plane of `t` (scaled normal `n`) at
+/// a point that the floating-point test [`inside`] places in `t`.
+#[inline]
+fn crosses_inside<T: Scalar>(s: &Segment<T>, t: &Triangle<T>, n: &Vector3<T>) -> bool {
+    plane_crossing(s, t).is_some_and(|x| inside(&x, t, n))
+}
+
+/// The minimum over the edge/edge pairs and the corner/face projections.
+fn separated<T: Scalar>(
+    t1: &Triangle<T>,
+    t2: &Triangle<T>,
+    e1: &[Segment<T>; 3],
+    e2: &[Segment<T>; 3],
+) -> ClosestPoints<T> {
     let mut best = segment_segment(&e1[0], &e2[0]).points;
     for (i, s) in e1.iter().enumerate() {
         for (j, t) in e2.iter().enumerate() {
@@ -53,25 +63,116 @@ pub fn triangle_triangle<T: Scalar>(t1: &Triangle<T>, t2: &Triangle<T>) -> Close
             }
         }
     }
-    let nn2 = n2.norm_squared();
-    if nn2 > T::ZERO {
+    if let Some(face) = Face::new(t2) {
         for v in t1.vertices() {
-            let q = v - n2 * (n2.dot(&(v - t2.a)) / nn2);
-            if inside(&q, t2, &n2) {
+            if let Some(q) = face.projection(&v) {
                 best = best.min(ClosestPoints::new(v, q));
             }
         }
     }
-    let nn1 = n1.norm_squared();
-    if nn1 > T::ZERO {
+    if let Some(face) = Face::new(t1) {
         for v in t2.vertices() {
-            let q = v - n1 * (n1.dot(&(v - t1.a)) / nn1);
-            if inside(&q, t1, &n1) {
+            if let Some(q) = face.projection(&v) {
                 best = best.min(ClosestPoints::new(q, v));
             }
         }
     }
     best
+}
+
+/// Near-common points of two triangles that the exact test says
+/// intersect: of the points where an edge of one crosses the other's plane
+/// (each with its closest point on the other) and the closest pair of
+/// [`separated`] (which covers coplanar pairs), the nearest pair, with
+/// distance 0.
+#[cold]
+fn common_point<T: Scalar>(
+    t1: &Triangle<T>,
+    t2: &Triangle<T>,
+    e1: &[Segment<T>; 3],
+    e2: &[Segment<T>; 3],
+) -> ClosestPoints<T> {
+    let mut best = separated(t1, t2, e1, e2);
+    for s in e1 {
+        if let Some(x) = plane_crossing(s, t2) {
+            best = best.min(ClosestPoints::new(x, point_triangle(&x, t2).point));
+        }
+    }
+    for s in e2 {
+        if let Some(x) = plane_crossing(s, t1) {
+            best = best.min(ClosestPoints::new(point_triangle(&x, t1).point, x));
+        }
+    }
+    ClosestPoints {
+        distance_squared: T::ZERO,
+        ..best
+    }
+}
+
+/// A non-degenerate triangle prepared for corner projections: its corner
+/// `a`, edges `e1 = b - a`, `e2 = c - a`, their Gram matrix, the scaled
+/// normal `n = e1 × e2` and the longest edge squared.
+struct Face<T: Scalar> {
+    a: Point3<T>,
+    e1: Vector3<T>,
+    e2: Vector3<T>,
+    g11: T,
+    g12: T,
+    g22: T,
+    det: T,
+    n: Vector3<T>,
+    nn: T,
+    longest: T,
+}
+
+impl<T: Scalar> Face<T> {
+    /// `None` when the Gram determinant is not positive (a degenerate
+    /// triangle, or one too thin for it to be computed).
+    #[inline]
+    fn new(t: &Triangle<T>) -> Option<Self> {
+        let (e1, e2) = (t.b - t.a, t.c - t.a);
+        let (g11, g12, g22) = (e1.norm_squared(), e1.dot(&e2), e2.norm_squared());
+        let det = g11 * g22 - g12 * g12;
+        let n = e1.cross(&e2);
+        let nn = n.norm_squared();
+        let longest = g11.max_of(g22).max_of((e2 - e1).norm_squared());
+        (det > T::ZERO && nn > T::ZERO).then_some(Self {
+            a: t.a,
+            e1,
+            e2,
+            g11,
+            g12,
+            g22,
+            det,
+            n,
+            nn,
+            longest,
+        })
+    }
+
+    /// The orthogonal projection of `v` on the plane when it lands in the
+    /// closed triangle: its barycentric coordinates `s, t >= 0`, `s + t <=
+    /// 1` from the normal equations (RTCD §3.4). Within a triangle's size of
+    /// the plane the point is the projection itself, whose rounding is that
+    /// of the coordinates however thin the triangle; farther, it is `a + s
+    /// e1 + t e2`, on the triangle whatever the distance (a projection's
+    /// rounding grows with the distance).
+    #[inline]
+    fn projection(&self, v: &Point3<T>) -> Option<Point3<T>> {
+        let d = v - self.a;
+        let (r1, r2) = (self.e1.dot(&d), self.e2.dot(&d));
+        let s = self.g22 * r1 - self.g12 * r2;
+        let t = self.g11 * r2 - self.g12 * r1;
+        if !(s >= T::ZERO && t >= T::ZERO && s + t <= self.det) {
+            return None;
+        }
+        let h = self.n.dot(&d);
+        if h * h <= self.nn * self.longest {
+            return Some(v - self.n * (h / self.nn));
+        }
+        let (s, t) = (s / self.det, t / self.det);
+        Some(self.a + self.e1 * s + self.e2 * t.min_of(T::ONE - s))
+    }
 }
 
 /// `true` when `p` (in or near the plane of `t`, whose scaled normal is `n`)

@@ -18,7 +18,11 @@
 //! apart, the pairs that dominate near contact. A leaf pair is first
 //! checked with [`triangle_triangle_lower_bound_until`] (three separating
 //! axes, stopping at the first that prunes), which skips most of the
-//! closest-point computations.
+//! closest-point computations. Meshes far apart relative to their size,
+//! where no bound can prune within its rounding allowance, are answered by
+//! a support-function computation instead (`far.rs`).
+
+mod far;
 
 use crate::traverse::heap::FixedHeap;
 use crate::{BvPair, Bvh, MAX_DEPTH, PoseInput};
@@ -395,6 +399,17 @@ impl<T: Scalar, B: BoundingVolume<T> + BvPair<T, B2>, B2: BoundingVolume<T>> Sea
     }
 }
 
+/// `|v|` computed on `v` scaled by its largest component, so that no
+/// square underflows.
+fn unsquared_norm<T: Scalar>(v: &clash_math::Vector3<T>) -> T {
+    let m = v.amax();
+    if m > T::ZERO {
+        (v / m).norm() * m
+    } else {
+        T::ZERO
+    }
+}
+
 impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The minimum distance between `self` and `other` placed by
     /// `other_to_self`, with the closest points and their triangles. Ties
@@ -463,6 +478,9 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
         B: BvPair<T, B2>,
     {
         let pose: RelativePose<T> = other_to_self.into();
+        if let Some(far) = self.far_distance(other, &pose) {
+            return (far.distance <= request.upper_bound).then_some(far);
+        }
         let best_d2 = if request.upper_bound.finite() {
             request.upper_bound * request.upper_bound
         } else {
@@ -479,7 +497,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
             leaf_pairs: 0,
         };
         search.run();
-        let found = search.best;
+        let mut found = search.best;
         let margin = self.touch_margin(other, &pose);
         let maybe_touching = match &found {
             Some(d) => d.distance <= margin,
@@ -501,6 +519,15 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                     point_b: c.b,
                     triangles: [ia, ib],
                 });
+            }
+            // Apart: a squared distance that underflowed is measured again
+            // without squaring, and stays above 0, which only touching
+            // meshes answer.
+            if let Some(d) = &mut found
+                && d.distance * d.distance < T::MIN_POSITIVE
+            {
+                d.distance =
+                    unsquared_norm(&(d.point_b - d.point_a)).max_of(T::MIN_POSITIVE * T::EPSILON);
             }
         }
         found
