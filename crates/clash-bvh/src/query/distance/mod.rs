@@ -466,8 +466,18 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// `√ε` of the scene's coordinate magnitude of 0 (or finds nothing with
     /// `upper_bound` that small), a collision descent confirms or rules out
     /// contact. Touching triangles measure within rounding of 0, far below
-    /// that margin. With `stop_below > 0` the search may stop at any pair
-    /// closer than `stop_below`, touching meshes included.
+    /// that margin, and meshes apart never answer 0 (a distance whose square
+    /// underflows is measured again without squaring). With `stop_below >
+    /// 0` the search may stop at any pair closer than `stop_below`, touching
+    /// meshes included.
+    ///
+    /// At every separation the points lie on their triangles (convex
+    /// combinations of the corners, to rounding) and the distance is their
+    /// separation. Meshes farther apart than about `2^29` times their size
+    /// (`2^14` in `f32`), where no volume bound prunes within its rounding
+    /// allowance, are answered from the two meshes' corners furthest
+    /// towards each other (a support-function computation, exact to within
+    /// an ulp at that separation), so the points are then corners.
     pub fn distance_with<B2: BoundingVolume<T>>(
         &self,
         other: &Bvh<T, B2>,
