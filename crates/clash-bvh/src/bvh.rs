@@ -50,7 +50,7 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     pub(crate) topology: OnceLock<Topology>,
     /// Derived lazily: pseudo-normals for signed distance.
     pub(crate) pseudo_normals: OnceLock<crate::query::closest_point::PseudoNormals<T>>,
-    /// Derived lazily: the 4-wide layout ray queries traverse.
+    /// Derived lazily: the 8-wide layout ray and closest-point queries traverse.
     pub(crate) ray_layout: OnceLock<crate::query::ray::wide::WideBvh<T>>,
     pub(crate) _scalar: PhantomData<T>,
 }
