@@ -142,7 +142,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The SAH cost measure ([`TreeStats::sah_cost`]) from the volumes'
     /// exact surface areas, for every volume type. For k-DOPs this solves
     /// each node's polytope vertices ([`BoundingVolume::SURFACE_AREA_IS_COSTLY`]),
-    /// about 0.1 ms a node, so [`Self::stats`] measures their axis-aligned
+    /// which is slow on large trees, so [`Self::stats`] measures their axis-aligned
     /// boxes instead; for the other types it equals `stats().sah_cost`.
     ///
     /// ```
