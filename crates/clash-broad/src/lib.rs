@@ -15,7 +15,6 @@
 //! [`update`](BroadPhase::update) for the objects that moved (or
 //! [`update_many`](BroadPhase::update_many) for all of them at once), then
 //! [`PairTracker::step`] for the candidate pairs; see [`DynamicTree`] for an example.
-#![deny(missing_docs)]
 
 mod aabb_ops;
 mod broad_phase;

@@ -22,7 +22,6 @@
 //! let b = Obb::fit_tight(&pts).unwrap();
 //! assert!(pts.iter().all(|p| b.contains_point(p)));
 //! ```
-#![deny(missing_docs)]
 // `unsafe` only in `obb::overlap`: its four-lane SIMD types (made by
 // `clash_math::simd_lanes!`) and the call into the SAT compiled for AVX,
 // behind run-time detection.

@@ -41,7 +41,6 @@
 //! assert!(r.collides());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-#![deny(missing_docs)]
 
 mod aliases;
 mod build;

@@ -63,10 +63,7 @@
 //! assert!((c.normal - Vector3::new(-1.0, 0.0, 0.0)).norm() < 1e-12);
 //! # Ok::<(), clash_convex::ShapeError>(())
 //! ```
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
-// `!(a > b)`-style comparisons are deliberate: they also reject NaN.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod closed_form;
 pub mod epa;

@@ -18,7 +18,6 @@
 //! assert_eq!(t.area(), 0.5);
 //! assert!(!t.is_degenerate());
 //! ```
-#![deny(missing_docs)]
 
 pub mod covariance;
 pub mod eigen;

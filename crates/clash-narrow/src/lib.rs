@@ -4,7 +4,6 @@
 //! ([`closest`]), boolean overlap tests ([`overlap`], exact for triangles),
 //! ray and segment casts ([`cast`]) and moving (constant-velocity) tests
 //! ([`moving`]).
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod cast;

@@ -45,7 +45,6 @@
 //! assert!((deep.penetration_depth() - 0.25).abs() < 1e-12);
 //! # Ok(()) }
 //! ```
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod mesh_file;
