@@ -1,7 +1,8 @@
 # Recipes for `just` (https://github.com/casey/just); each is a plain
 # command that also runs without it.
 
-# What CI runs: fmt, clippy, the tests, the Python package's tests.
+# What CI runs: fmt, clippy, the docs, the fuzz crate's check, the tests,
+# the Python package's tests.
 ci:
     bash .ci/run
 
@@ -9,10 +10,13 @@ ci:
 test:
     cargo test --workspace --all-features --exclude clash-benches
 
-# Formatting and lints as CI checks them.
+# Formatting, lints, the docs and the fuzz crate as CI checks them.
 lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets --all-features -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+    cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+    CARGO_TARGET_DIR=target/fuzz cargo check --locked --manifest-path fuzz/Cargo.toml --bins --no-default-features
 
 # The long correctness runs of docs/long_checks.md (hours on 2 cores).
 long:

@@ -1,6 +1,5 @@
 //! Shared helpers for the clash benchmarks: a binary STL reader and the
 //! benchmark meshes (`/work/shared/meshes/*.stl`, with a generated fallback).
-#![deny(missing_docs)]
 
 use clash_math::{Point3, Triangle};
 use std::path::{Path, PathBuf};

@@ -139,7 +139,7 @@ pub trait BoundingVolume<T: Scalar>:
     /// descending. `true` (the default) when that bound is a few dot products
     /// and tighter (boxes' separating axes); `false` for spheres (it is the
     /// same bound) and RSS (the exact rectangle distance costs more than the
-    /// node pairs it prunes; measured on the 56k bunny).
+    /// node pairs it prunes).
     const REFINE_DISTANCE_BOUND: bool = true;
 
     /// An upper bound `r` on `|dir · (p - self.center())|` over the points `p`

@@ -1,28 +1,4 @@
-//! # clash-bv
-//!
-//! Bounding volumes: [`Aabb`], [`Sphere`], [`Obb`], [`Capsule`], [`Kdop`]
-//! (14-, 18- and 26-DOPs) and [`Rss`], with fitting from points and
-//! triangles, merging, overlap tests and rigid transforms. Three traits
-//! describe them: [`BoundingVolume`], the geometry that clash-bvh's trees
-//! and queries are generic over; [`FitVolume`], fitting points and
-//! triangles (what building a tree takes); and [`FlatVolume`], the flat
-//! form saved trees store.
-//!
-//! Every fit validates its input first: an empty set is
-//! [`FitError::Empty`], a NaN or infinite coordinate is
-//! [`FitError::NonFinite`]; degenerate input (one point, collinear or
-//! coplanar points, degenerate triangles) gives a valid, finite volume.
-//!
-//! ```
-//! use clash_bv::{BoundingVolume, Obb, Sphere};
-//! use clash_math::Point3;
-//! let pts = [Point3::new(0.0_f64, 0.0, 0.0), Point3::new(2.0, 0.0, 0.0), Point3::new(1.0, 1.0, 0.0)];
-//! let s = Sphere::welzl(&pts).unwrap();
-//! assert!((s.radius - 1.0).abs() < 1e-12);
-//! let b = Obb::fit_tight(&pts).unwrap();
-//! assert!(pts.iter().all(|p| b.contains_point(p)));
-//! ```
-#![deny(missing_docs)]
+#![doc = include_str!("../README.md")]
 // `unsafe` only in `obb::overlap`: its four-lane SIMD types (made by
 // `clash_math::simd_lanes!`) and the call into the SAT compiled for AVX,
 // behind run-time detection.

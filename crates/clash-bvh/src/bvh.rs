@@ -50,7 +50,7 @@ pub struct Bvh<T: Scalar, B: BoundingVolume<T>> {
     pub(crate) topology: OnceLock<Topology>,
     /// Derived lazily: pseudo-normals for signed distance.
     pub(crate) pseudo_normals: OnceLock<crate::query::closest_point::PseudoNormals<T>>,
-    /// Derived lazily: the 4-wide layout ray queries traverse.
+    /// Derived lazily: the 8-wide layout ray and closest-point queries traverse.
     pub(crate) ray_layout: OnceLock<crate::query::ray::wide::WideBvh<T>>,
     pub(crate) _scalar: PhantomData<T>,
 }
@@ -142,7 +142,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The SAH cost measure ([`TreeStats::sah_cost`]) from the volumes'
     /// exact surface areas, for every volume type. For k-DOPs this solves
     /// each node's polytope vertices ([`BoundingVolume::SURFACE_AREA_IS_COSTLY`]),
-    /// about 0.1 ms a node, so [`Self::stats`] measures their axis-aligned
+    /// which is slow on large trees, so [`Self::stats`] measures their axis-aligned
     /// boxes instead; for the other types it equals `stats().sah_cost`.
     ///
     /// ```

@@ -1,10 +1,4 @@
-//! The `clash` command: build trees from OBJ/STL/PLY meshes, save and
-//! inspect them, run batch collision, distance and ray queries in parallel,
-//! check robots (URDF, SRDF) over batches of joint vectors, and a
-//! self-contained demo. Run `clash --help` or `clash <command> --help`.
-//!
-//! Every error is one line on stderr naming the file (and line) at fault,
-//! with exit code 2; nothing panics on bad input.
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
 mod args;

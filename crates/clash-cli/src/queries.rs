@@ -264,8 +264,8 @@ struct DistanceLine {
 
 /// `clash distance`.
 pub fn distance(args: &DistanceArgs) -> CliResult<()> {
-    // RSS trees (PQP's choice for distance) split by binned SAH: the
-    // fastest distance tree measured (docs/benchmarks.md).
+    // RSS trees (PQP's choice for distance) split by binned SAH: the tree
+    // that answers distance queries fastest (docs/benchmarks.md).
     let mut tree = args.tree.clone();
     tree.split.get_or_insert(Split::Sah);
     let kind = input::common_kind(&args.a, &args.b, &tree, BvKind::Rss)?;

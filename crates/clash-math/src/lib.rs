@@ -1,24 +1,4 @@
-//! # clash-math
-//!
-//! The bottom layer of clash: a sealed [`Scalar`] trait over `f32` and `f64`,
-//! re-exports of the nalgebra types the stack uses, the geometric primitives
-//! ([`Ray`], [`Segment`], [`Plane`], [`Triangle`], [`Tetrahedron`]), a symmetric
-//! 3x3 eigen-solver by cyclic Jacobi rotations ([`jacobi_eigen`]), covariance of
-//! point and triangle sets ([`covariance`]) and exact orientation predicates
-//! ([`predicates`]).
-//!
-//! ```
-//! use clash_math::{Point3, Triangle};
-//!
-//! let t = Triangle::new(
-//!     Point3::new(0.0_f64, 0.0, 0.0),
-//!     Point3::new(1.0, 0.0, 0.0),
-//!     Point3::new(0.0, 1.0, 0.0),
-//! );
-//! assert_eq!(t.area(), 0.5);
-//! assert!(!t.is_degenerate());
-//! ```
-#![deny(missing_docs)]
+#![doc = include_str!("../README.md")]
 
 pub mod covariance;
 pub mod eigen;

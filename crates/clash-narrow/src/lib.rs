@@ -1,10 +1,4 @@
-//! # clash-narrow
-//!
-//! Primitive collision tests, generic over `f32`/`f64`: closest points
-//! ([`closest`]), boolean overlap tests ([`overlap`], exact for triangles),
-//! ray and segment casts ([`cast`]) and moving (constant-velocity) tests
-//! ([`moving`]).
-#![deny(missing_docs)]
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 
 pub mod cast;

@@ -1,5 +1,6 @@
-"""The README's Python example runs as written (in a fresh interpreter, in a
-scratch directory that sees the repo's ``data/``)."""
+"""The READMEs' Python examples run as written (in a fresh interpreter, in a
+scratch directory that sees the repo's ``data/``): the package's two, in
+``crates/clash-py/README.md``, and the repository README's one."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import sys
 
 from conftest import REPO
 
+PACKAGE_README = REPO / "crates" / "clash-py" / "README.md"
 
-def python_blocks():
-    readme = (REPO / "README.md").read_text()
-    section = readme[readme.index("\n## Python\n"):readme.index("\n## One example per crate\n")]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+
+def python_blocks(readme):
+    return re.findall(r"```python\n(.*?)```", readme.read_text(), flags=re.S)
 
 
 def run(block, tmp_path):
@@ -24,11 +25,17 @@ def run(block, tmp_path):
 
 
 def test_the_readme_example_runs(tmp_path):
-    blocks = python_blocks()
-    assert len(blocks) == 2, "the README's Python section has two examples"
+    blocks = python_blocks(PACKAGE_README)
+    assert len(blocks) == 2, "the package's README has two examples"
     run(blocks[0], tmp_path)
     assert (tmp_path / "bunny.clash").exists()
 
 
 def test_the_readme_world_and_robot_example_runs(tmp_path):
-    run(python_blocks()[1], tmp_path)
+    run(python_blocks(PACKAGE_README)[1], tmp_path)
+
+
+def test_the_repository_readme_example_runs(tmp_path):
+    blocks = python_blocks(REPO / "README.md")
+    assert len(blocks) == 1, "the repository's README has one Python example"
+    run(blocks[0], tmp_path)

@@ -284,8 +284,8 @@ const SEARCH_FRACTION: usize = 32;
 /// itself. A quarter of the objects up to 32,768 objects, an eighth
 /// beyond: a query costs more in a larger tree (deeper, and more of it out
 /// of cache), while the traversal's cost per changed object falls as more
-/// of them share subtrees (on the benchmark's scene the two cost the same
-/// at about a quarter of 10,000 objects and about an eighth of 100,000).
+/// of them share subtrees (the limits are where the two cost the same on a
+/// smoothly moving scene).
 fn copy_query_limit(n: usize) -> usize {
     if n <= 1 << 15 { n / 4 } else { n / 8 }
 }

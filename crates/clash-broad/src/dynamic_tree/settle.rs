@@ -60,9 +60,9 @@ fn spread_bits(v: u32) -> u64 {
 
 /// How far the tree's cost may drift above its value after the last rebuild
 /// while many leaves move before [`DynamicTree::settle`] rebuilds (1.07: 7%).
-/// A wave of moves in which most leaves leave their fat boxes adds about 2%
-/// (on the benchmark's scene), so this rebuilds after three or four such
-/// waves; the tree stays within 10% of a fresh build.
+/// A wave of moves in which most leaves leave their fat boxes raises the
+/// cost a little, so this rebuilds after a few such waves, and the tree
+/// stays within 10% of a fresh build.
 pub const REFIT_DRIFT: f64 = 1.07;
 
 /// When more than `1 / BULK_FRACTION` of the objects left their fat boxes

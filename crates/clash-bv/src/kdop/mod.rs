@@ -297,9 +297,9 @@ impl<T: Scalar, const N: usize> BoundingVolume<T> for Kdop<T, N> {
     /// does their intersection. Eight corners per box instead of the
     /// polytope's vertices (a solve per triple of its `2N` planes, checked
     /// against all of them), at a fraction of the cost, for some
-    /// tightness: the volume is about 1.5 times the exact realignment's
-    /// (3.1 to 4.7 times with the axis-aligned box alone;
-    /// `tests/integration/oracle_kdop.rs`).
+    /// tightness: the volume is larger than the exact realignment's, and
+    /// much smaller than with the axis-aligned box alone
+    /// (`tests/integration/oracle_kdop.rs` reports both ratios).
     fn transformed(&self, iso: &Isometry3<T>) -> Self {
         let from_aabb =
             Self::from_points(&self.axis_aligned().transformed(iso).corners()).unwrap_or(*self);

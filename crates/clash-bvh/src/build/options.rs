@@ -117,22 +117,22 @@ impl Default for BuildOptions {
 }
 
 impl BuildOptions {
-    /// The default options with another split rule.
+    /// These options with another split rule, the others unchanged.
     pub fn with_split(mut self, split: SplitRule) -> Self {
         self.split = split;
         self
     }
-    /// The default options with another leaf size.
+    /// These options with another leaf size, the others unchanged.
     pub fn with_max_leaf_size(mut self, n: u32) -> Self {
         self.max_leaf_size = n;
         self
     }
-    /// The default options with another depth limit.
+    /// These options with another depth limit, the others unchanged.
     pub fn with_max_depth(mut self, d: u32) -> Self {
         self.max_depth = d;
         self
     }
-    /// The default options with another fit.
+    /// These options with another fit, the others unchanged.
     pub fn with_fit(mut self, fit: FitQuality) -> Self {
         self.fit = fit;
         self

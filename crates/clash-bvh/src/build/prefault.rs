@@ -6,17 +6,17 @@
 //! `madvise(MADV_POPULATE_WRITE)` maps a whole range in one call, which
 //! skips the per-page trap; the kernel still hands out zeroed pages, and
 //! no byte of the buffer changes. Memory the allocator reuses is mapped
-//! already, and there the call would cost more than it saves (measured:
-//! 7% slower repeated builds of a 56k-triangle mesh), so a buffer whose
-//! last page is resident (`mincore`) is left alone. On other systems, or
-//! when a call fails (an older kernel), nothing happens and the pages
-//! fault in as they are written.
+//! already, and there the call would cost more than it saves (it walks
+//! pages that need no work), so a buffer whose last page is resident
+//! (`mincore`) is left alone. On other systems, or when a call fails (an
+//! older kernel), nothing happens and the pages fault in as they are
+//! written.
 
 use core::mem::{MaybeUninit, size_of_val};
 
 /// Buffers smaller than this are left to fault in page by page: faulting
-/// a page in costs more than mapping it in a batch, so the batch pays from
-/// a few pages up (the measurements are in the commit that set it).
+/// a page in costs more than mapping it in a batch, but the call and the
+/// residency check have a fixed cost, which a few pages do not repay.
 const MIN_BYTES: usize = 64 << 10;
 
 /// Maps the whole pages inside `buf` for writing (see the module doc);

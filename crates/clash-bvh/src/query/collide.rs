@@ -210,9 +210,8 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// of nodes that is not descended further (leaf/leaf pairs, or pairs at
     /// the depth limit). When both nodes can be opened both are (RTCD
     /// §6.3.2's "descend both": four child pairs, tested two at a time with
-    /// [`BvPair::overlaps_pair_x2`]; about 5% fewer instructions than
-    /// descending the larger on the bunny's any-contact poses), otherwise the
-    /// one that can. Only overlapping pairs are pushed, left children
+    /// [`BvPair::overlaps_pair_x2`], which costs less than descending the
+    /// larger node one level at a time), otherwise the one that can. Only overlapping pairs are pushed, left children
     /// first. Uses a fixed-size stack: no allocation.
     fn descend<B2: BoundingVolume<T>>(
         &self,

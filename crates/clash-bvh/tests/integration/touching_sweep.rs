@@ -8,8 +8,8 @@
 //! bytes, the contact set, any-contact and self-contacts equal brute force
 //! over all triangle pairs placed the same way (the exact triangle test).
 //!
-//! A short sweep runs with the tests; the long one (about ten minutes in
-//! release) with
+//! A short sweep runs with the tests; the long one (`docs/long_checks.md`)
+//! with
 //! `cargo test -p clash-bvh --release --test integration touching_sweep:: -- --ignored`.
 
 use crate::common;

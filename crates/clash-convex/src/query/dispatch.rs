@@ -137,7 +137,8 @@ where
         return bounded(swept::ball_ball(&ca, a.margin(), &cb, b.margin()), request);
     }
     // A ball against a box, cylinder or cone, without the common point
-    // (matched here: through `ball_with_other` it ran more instructions).
+    // (matched here, ahead of `ball_with_other`, whose general path does
+    // more work).
     match (a.shape_ref(), b.shape_ref()) {
         (Some(ShapeRef::Ball(_)), Some(solid)) => {
             let centre = Point3::from(pose_a.translation.vector);

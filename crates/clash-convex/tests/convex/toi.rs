@@ -61,8 +61,8 @@ fn corners(e: &Vector3<f64>) -> Vec<Point3<f64>> {
         .collect()
 }
 
-/// Twenty cases by default (a few seconds: the oracle samples each motion a
-/// thousand times); `CLASH_CONVEX_CASES=60` or more for a wider run.
+/// Twenty cases by default (the oracle samples each motion a thousand
+/// times); `CLASH_CONVEX_CASES=60` or more for a wider run.
 #[test]
 fn tumbling_hulls_match_dense_sampling() {
     let mut g = Gen::new(41);

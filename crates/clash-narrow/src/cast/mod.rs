@@ -23,8 +23,6 @@
 //! assert_eq!((hit.t, hit.u, hit.v, hit.w), (2.0, 0.5, 0.25, 0.25));
 //! assert!(hit.front);
 //! ```
-// `!(a <= b)`-style comparisons are deliberate: they also reject NaN.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod ray_aabb;
 mod ray_capsule;

@@ -26,8 +26,6 @@
 //! let lifted = Triangle::new(t.a + clash_math::Vector3::z(), t.b + clash_math::Vector3::z(), t.c + clash_math::Vector3::z());
 //! assert!((triangle_triangle(&t, &lifted).distance() - 1.0_f64).abs() < 1e-15);
 //! ```
-// `!(a <= b)`-style comparisons are deliberate: they also reject NaN.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod point_aabb;
 mod point_obb;

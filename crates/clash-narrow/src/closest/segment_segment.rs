@@ -54,8 +54,8 @@ pub fn segment_segment<T: Scalar>(s1: &Segment<T>, s2: &Segment<T>) -> SegmentSe
         }
     } else if a > T::ZERO && e > T::ZERO {
         // Nearly parallel lines: `a e - b²` cancels (its rounding is `ε`
-        // relative to `a e`, so `s` is off by up to `ε / sin² θ`, and a
-        // crossing at 1e-6 rad measured 3e-6 apart). Solved instead on the
+        // relative to `a e`, so `s` is off by up to `ε / sin² θ`, and lines
+        // crossing at a small angle would come out apart). Solved instead on the
         // components orthogonal to `d2` (`d1⊥ = d1 - d2 b/e`, `r⊥ = r -
         // d2 f/e`): `s = -(r⊥·d1⊥) / |d1⊥|²`, which is off by about
         // `ε (|r| + L₁) / (L₁ sin θ)`, i.e. about `ε (|r| + L₁)` in distance.
@@ -163,10 +163,10 @@ mod tests {
     /// `q ± k w` with `w` on a grid of eighths, `k` a power of two), crossing
     /// at angles from 2^-4 down to 2^-44, in space and in a plane: the
     /// distance is 0 exactly, and the computed one must stay within a few
-    /// ulps of the coordinates. Before the orthogonal-component solve for
-    /// nearly parallel lines, crossings at 2^-20 measured up to 1e-6 apart
-    /// (the stationary point fell just outside the square, leaving only
-    /// the end points).
+    /// ulps of the coordinates. The direct solve, without the
+    /// orthogonal-component one for nearly parallel lines, puts crossings
+    /// at 2^-20 up to 1e-6 apart (the stationary point falls just outside
+    /// the square, leaving only the end points).
     #[test]
     fn nearly_parallel_crossings_meet() {
         let g = |x: i32, y: i32, z: i32| {

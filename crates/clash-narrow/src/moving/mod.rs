@@ -24,8 +24,6 @@
 //! assert_eq!(c.normal, Vector3::x());
 //! assert!((c.point.x - 1.0).abs() < 1e-12);
 //! ```
-// `!(a <= b)`-style comparisons are deliberate: they also reject NaN.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 mod aabb_aabb;
 mod interval_halving;

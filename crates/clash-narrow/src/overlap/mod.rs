@@ -11,13 +11,15 @@
 //! comparison of input coordinates, so for every finite `f32`/`f64` input the
 //! answer is the one exact arithmetic on the input values would give. Each
 //! predicate is evaluated in `f64` with Shewchuk's error bound first (the fast
-//! path) and falls back to adaptive exact arithmetic
-//! ([`clash_math::predicates`]) only when the result is within the bound. The
-//! guarantee assumes no intermediate overflow or underflow: coordinates must be
-//! zero or of magnitude within `[2^-250, 2^250]` (about `[5.5e-76, 1.8e75]`;
-//! every finite `f32` qualifies): then every product the exact arithmetic
-//! forms stays in the normal range. [`triangle_triangle_with_stats`] and
-//! [`triangle_aabb_with_stats`] count how many calls needed the exact path.
+//! path) and falls back to exact arithmetic ([`clash_math::predicates`]) when
+//! the result is within the bound, or when the products are so small or so
+//! large that the bound itself may not hold. The exact path is Shewchuk's
+//! adaptive expansion arithmetic, and a determinant of big integers where
+//! the expansions could underflow or overflow (a nonzero coordinate of
+//! magnitude below `2^-200` or above `2^200`: subnormal offsets, coordinates
+//! near `f64::MAX`), so no finite input is excluded.
+//! [`triangle_triangle_with_stats`] and [`triangle_aabb_with_stats`] count
+//! how many calls needed the exact path.
 //!
 //! The other tests are floating-point implementations of the textbook
 //! formulations (squared distances compared to squared radii, separating-axis

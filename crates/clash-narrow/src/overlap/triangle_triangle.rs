@@ -41,10 +41,9 @@ use clash_math::{Point3, Scalar, Segment, Triangle};
 
 /// `true` when the closed triangles `t1` and `t2` share at least one point.
 ///
-/// Exact for every finite `f32`/`f64` input (coordinates of magnitude zero or
-/// within `[2^-250, 2^250]`, see [`super`]): touching at a vertex, along an
-/// edge, shared edges and vertices, nearly coplanar and coplanar pairs are all
-/// decided exactly. Degenerate triangles are treated as the segment or point
+/// Exact for every finite `f32`/`f64` input (see [`super`]): touching at a
+/// vertex, along an edge, shared edges and vertices, nearly coplanar and
+/// coplanar pairs are all decided exactly. Degenerate triangles are treated as the segment or point
 /// they are. Returns `false` when any coordinate is NaN or infinite.
 ///
 /// RTCD §5.2.10, RTR §16.11 (orientation-predicate form).

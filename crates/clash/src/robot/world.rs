@@ -19,9 +19,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use thiserror::Error;
 
-/// Configurations per rayon job at least: a configuration takes
-/// microseconds, so smaller jobs would spend more on splitting and on the
-/// per-job buffers than on the work.
+/// Configurations per rayon job at least: a configuration is little work,
+/// so smaller jobs would spend more on splitting and on the per-job
+/// buffers than on the work.
 const MIN_CONFIGS_PER_JOB: usize = 32;
 
 /// The collision group of the robot's elements.

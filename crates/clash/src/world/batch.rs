@@ -21,7 +21,7 @@ use std::collections::HashSet;
 const LISTED_PAIRS: usize = 1 << 20;
 
 /// Configurations per rayon job at least (a configuration of a small
-/// world takes microseconds).
+/// world is little work).
 const MIN_CONFIGS_PER_JOB: usize = 16;
 
 /// What every configuration of a batch shares: the objects in handle

@@ -9,9 +9,9 @@ use clash_convex::shape::bounding;
 use clash_math::{Isometry3, Scalar};
 use std::sync::Arc;
 
-/// The bounding volumes a world's mesh trees may use: any of clash's nine
-/// (one per world, so that every mesh pair runs the traversal of one
-/// volume type).
+/// The bounding volumes a world's mesh trees may use: any of clash's eight
+/// (AABB, sphere, OBB, capsule, RSS and the 14-, 18- and 26-DOPs; one per
+/// world, so that every mesh pair runs the traversal of one volume type).
 pub trait WorldVolume<T: Scalar>: BvQuery<T> + BvPair<T, Self> + Send + Sync {}
 
 impl<T: Scalar, B: BvQuery<T> + BvPair<T, B> + Send + Sync> WorldVolume<T> for B {}

@@ -291,7 +291,8 @@ impl<T: Scalar> Obb<T> {
     /// answers are the same bit for bit), on the scalar's
     /// [`Pair`](clash_math::Pair) lanes: one SSE2 register per value for
     /// `f64` on x86_64. Tree descents test the two children of a node this
-    /// way; it costs about 30% less than two one-pair tests.
+    /// way, for less than two one-pair tests cost (each instruction serves
+    /// both pairs).
     // Internal to the clash crates: clash-bvh's descents test node pairs through it.
     #[doc(hidden)]
     #[inline]

@@ -9,9 +9,8 @@
 //! then are the nearest ones, so the best distance is soon close to the
 //! final one. Every pair still queued is then finished depth-first, nearer
 //! child first, from a fixed-size stack, which has no queue upkeep and
-//! touches nodes in tree order. On the 56k-triangle bunny (callgrind, the
-//! bench's poses) a queue of 512 took 11% fewer instructions than one of
-//! 4,096 on separated poses and 16% fewer near touching. A node pair's
+//! touches nodes in tree order; a larger queue would spend more on its
+//! upkeep than it saves in pairs opened. A node pair's
 //! bound is the gap between the volumes' projections on the line through
 //! their centres and, when that does not prune the pair, on each volume's
 //! thin axis (an RSS's normal), which separates flat volumes stacked a hair

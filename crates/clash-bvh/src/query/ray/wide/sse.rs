@@ -3,8 +3,8 @@
 //! operations in the same order per child, so the same results bit for bit.
 //!
 //! The portable loop leaves it to the compiler to vectorise, which it does
-//! for the arithmetic but not for gathering the results into a mask, about
-//! twice the instructions of this version.
+//! for the arithmetic but not for gathering the results into a mask; here
+//! the mask comes from one `movemask` per four children.
 
 use super::{EMPTY, WIDTH, WideNode, WideRay};
 use core::arch::x86_64::{
