@@ -9,7 +9,7 @@
 
 use crate::error::{Error, Result};
 use clash::bv::RelativePose;
-use clash::math::{Point3, Ray, Scalar, Vector3};
+use clash::math::{Point3, Ray, Scalar, Vector3, check_direction, check_vector};
 use clash::pose::{MatrixPose, ROTATION_TOLERANCE, pose_from_matrix};
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -245,12 +245,15 @@ pub fn check_rows_of_3(a: &Array, name: &str) -> Result<()> {
     }
 }
 
-/// The rows of an `(N, 3)` array as vectors of `T`.
+/// The rows of an `(N, 3)` array as vectors of `T`; with `in_range`, also
+/// each coordinate within [`Scalar::MAX_COORDINATE`] (points and ray
+/// origins, where the queries' arithmetic would overflow beyond it).
 ///
 /// # Errors
-/// [`Error::Value`] for the wrong shape, a non-finite number, or one beyond
-/// `T`'s range, naming the first bad row.
-fn vectors<T: Scalar>(a: &Array, name: &str) -> Result<Vec<Vector3<T>>> {
+/// [`Error::Value`] for the wrong shape, a non-finite number, one beyond
+/// `T`'s range, or (with `in_range`) one beyond the coordinate range,
+/// naming the first bad row.
+fn vectors<T: Scalar>(a: &Array, name: &str, in_range: bool) -> Result<Vec<Vector3<T>>> {
     check_rows_of_3(a, name)?;
     a.data
         .chunks_exact(3)
@@ -269,6 +272,9 @@ fn vectors<T: Scalar>(a: &Array, name: &str) -> Result<Vec<Vector3<T>>> {
                     T::NAME
                 )));
             }
+            if in_range {
+                check_vector(&v).map_err(|e| Error::Value(format!("{name}[{i}]: {e}")))?;
+            }
             Ok(v)
         })
         .collect()
@@ -277,19 +283,25 @@ fn vectors<T: Scalar>(a: &Array, name: &str) -> Result<Vec<Vector3<T>>> {
 /// The rows of an `(N, 3)` array as points of `T`.
 ///
 /// # Errors
-/// As for `vectors`: wrong shape, non-finite or out-of-range numbers.
+/// As for `vectors`: wrong shape, non-finite or out-of-range numbers, or a
+/// coordinate beyond [`Scalar::MAX_COORDINATE`].
 pub fn points<T: Scalar>(a: &Array, name: &str) -> Result<Vec<Point3<T>>> {
-    Ok(vectors(a, name)?.into_iter().map(Point3::from).collect())
+    Ok(vectors(a, name, true)?
+        .into_iter()
+        .map(Point3::from)
+        .collect())
 }
 
 /// Rays from `(N, 3)` arrays of origins and directions.
 ///
 /// # Errors
 /// [`Error::Value`] for wrong shapes, different lengths, non-finite or
-/// out-of-range numbers, or a zero direction.
+/// out-of-range numbers, a zero direction, or one whose largest component
+/// is outside `[1 / MAX_COORDINATE, MAX_COORDINATE]` (`Ray::check_range`:
+/// hits of shorter ones would overflow `t`, longer ones the arithmetic).
 pub fn rays<T: Scalar>(origins: &Array, directions: &Array) -> Result<Vec<Ray<T>>> {
     let o = points::<T>(origins, "origins")?;
-    let d = vectors::<T>(directions, "directions")?;
+    let d = vectors::<T>(directions, "directions", false)?;
     if o.len() != d.len() {
         return Err(Error::Value(format!(
             "origins and directions must have the same length, not {} and {}",
@@ -306,6 +318,7 @@ pub fn rays<T: Scalar>(origins: &Array, directions: &Array) -> Result<Vec<Ray<T>
                     "directions[{i}]: the ray direction is zero"
                 )));
             }
+            check_direction(&d).map_err(|e| Error::Value(format!("directions[{i}]: {e}")))?;
             Ok(Ray::new(o, d))
         })
         .collect()
@@ -490,7 +503,13 @@ mod tests {
             Error::Value("points[1]: non-finite number inf".into())
         );
         let far = array(vec![0., 1e39, 0.], &[1, 3]);
-        assert!(points::<f64>(&far, "points").is_ok());
+        assert!(points::<f64>(&array(vec![0., 1e38, 0.], &[1, 3]), "points").is_ok());
+        assert!(
+            points::<f64>(&far, "points")
+                .unwrap_err()
+                .message()
+                .starts_with("points[0]: coordinate 1e39 is beyond ±3.402823669209385e38")
+        );
         assert_eq!(
             points::<f32>(&far, "points").unwrap_err(),
             Error::Value("points[0]: 1e39 is out of range for f32 trees".into())
@@ -509,6 +528,31 @@ mod tests {
         assert_eq!(
             rays::<f64>(&o, &d1).unwrap_err(),
             Error::Value("origins and directions must have the same length, not 2 and 1".into())
+        );
+        // Beyond the coordinate range (2^128 in f64, 2^26 in f32): refused,
+        // naming the row, before a NaN further on.
+        let beyond = array(vec![0., 0., 0., 1e300, 0., 0., f64::NAN, 0., 0.], &[3, 3]);
+        assert_eq!(
+            points::<f64>(&beyond, "points").unwrap_err(),
+            Error::Value(
+                "points[1]: coordinate 1e300 is beyond ±3.402823669209385e38, the largest \
+                 magnitude f64 queries answer without overflow (scale the scene down)"
+                    .into()
+            )
+        );
+        let f32_far = array(vec![0., 0., 1e8], &[1, 3]);
+        assert!(points::<f64>(&f32_far, "points").is_ok());
+        assert!(
+            points::<f32>(&f32_far, "origins")
+                .unwrap_err()
+                .message()
+                .starts_with("origins[0]: coordinate 1e8 is beyond ±6.7108864e7")
+        );
+        let tiny = array(vec![0., 0., 1.0, 0., 1e-310, 0.], &[2, 3]);
+        assert!(
+            rays::<f64>(&o, &tiny).unwrap_err().message().starts_with(
+                "directions[1]: ray direction's largest component 1e-310 is not between"
+            )
         );
         let r = rays::<f32>(&array(vec![1., 2., 3.], &[1, 3]), &d1).unwrap();
         assert_eq!(r[0].origin, Point3::new(1.0_f32, 2.0, 3.0));

@@ -10,7 +10,7 @@ use crate::pool;
 use crate::queries::warn;
 use crate::world::answers::{DistanceArrays, distances, pairs};
 use crate::world::pose;
-use clash::math::Isometry3;
+use clash::math::{Isometry3, check_vector};
 use clash::robot::{
     Configurations, PackageMap, Robot as RustRobot, RobotError, RobotErrorKind,
     RobotWorld as RustRobotWorld, RobotWorldOptions, Srdf,
@@ -20,6 +20,7 @@ use numpy::IntoPyArray;
 use numpy::PyArray3;
 use numpy::ndarray::Array3;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
@@ -244,6 +245,46 @@ impl RobotWorld {
     }
 }
 
+/// Checks each joint vector as the world's batches need it: finite values,
+/// and collision elements placed within
+/// [`clash::math::Scalar::MAX_COORDINATE`] (a
+/// prismatic joint moved 1e300 would put them beyond the queries' range,
+/// or overflow the kinematics). In parallel; the first bad vector in input
+/// order is named.
+///
+/// # Errors
+/// [`Error::Value`] naming the vector, `q[c]`, with the joint's or the
+/// element's message.
+fn check_joint_vectors(robot: &RustRobot, configs: &Configurations) -> Result<()> {
+    let rows: Vec<&[f64]> = configs.iter().collect();
+    let bad = rows
+        .par_iter()
+        .enumerate()
+        .find_first(|(_, q)| placement_error(robot, q).is_some())
+        .map(|(c, q)| (c, placement_error(robot, q)));
+    match bad {
+        Some((c, Some(e))) => Err(Error::Value(format!("q[{c}]: {e}"))),
+        _ => Ok(()),
+    }
+}
+
+/// Why the joint vector `q` cannot be answered, if it cannot.
+fn placement_error(robot: &RustRobot, q: &[f64]) -> Option<String> {
+    let poses = match robot.poses(q) {
+        Ok(p) => p,
+        Err(e) => return Some(e.to_string()),
+    };
+    let elements = robot.collision_elements();
+    poses.collisions().iter().zip(elements).find_map(|(p, el)| {
+        check_vector(&p.translation.vector).err().map(|e| {
+            format!(
+                "link {:?} is placed beyond the coordinate range: {e}",
+                robot.links()[el.link].name
+            )
+        })
+    })
+}
+
 #[pymethods]
 impl RobotWorld {
     /// The collision elements of ``robot`` as objects, with the pairs of
@@ -375,8 +416,9 @@ impl RobotWorld {
     /// indices, ``[-1, -1]`` where nothing collides. Runs in parallel
     /// without the GIL on ``threads`` threads, in input order.
     ///
-    /// Raises ``ValueError`` for a wrong shape, a non-finite value or a
-    /// negative margin.
+    /// Raises ``ValueError`` for a wrong shape, a negative margin, or a
+    /// joint vector ``q[c]`` with a non-finite value or that places a link
+    /// beyond 2^128 (the queries' coordinate range).
     #[pyo3(signature = (q, *, margin=0.0, threads=None))]
     fn batch_first_collision<'py>(
         &self,
@@ -392,6 +434,7 @@ impl RobotWorld {
             ..WorldQuery::default()
         };
         let found = self.with(py, threads, |inner| {
+            check_joint_vectors(&self.robot, &configs)?;
             let found = inner
                 .world
                 .batch_first_collision(&configs, &query)
@@ -424,6 +467,7 @@ impl RobotWorld {
             ..WorldQuery::default()
         };
         let (found, bodies) = self.with(py, threads, |inner| {
+            check_joint_vectors(&self.robot, &configs)?;
             let found = inner
                 .world
                 .batch_distance(&configs, &query)

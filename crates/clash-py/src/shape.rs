@@ -6,7 +6,7 @@ use crate::arrays;
 use crate::error::{Error, Result};
 use crate::input::{self, Array};
 use clash::convex::{Ball, CapsuleShape, Cone, ConvexHull, Cuboid, Cylinder, Shape};
-use clash::math::{Point3, Vector3};
+use clash::math::{Point3, Scalar, Vector3, check_point};
 use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -24,6 +24,60 @@ pub fn point_rows(a: &Array, name: &str) -> Result<Vec<Point3<f64>>> {
         .chunks_exact(3)
         .map(|r| Point3::new(r[0], r[1], r[2]))
         .collect())
+}
+
+/// `Ok` when each named size is at most [`Scalar::MAX_COORDINATE`]: larger
+/// shapes would overflow the queries' arithmetic (their finiteness and sign
+/// were checked by the constructor).
+///
+/// # Errors
+/// [`Error::Value`] naming the constructor and the first size beyond it.
+fn in_range(what: &str, sizes: &[(&str, f64)]) -> Result<()> {
+    match sizes.iter().find(|(_, x)| x.abs() > f64::MAX_COORDINATE) {
+        Some((name, x)) => Err(Error::Value(format!(
+            "Shape.{what}: {name} {x:e} is beyond ±{:e}, the largest size f64 queries answer \
+             without overflow (scale the scene down)",
+            f64::MAX_COORDINATE
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The half-extents of a box, each checked: finite, not negative, within
+/// [`Scalar::MAX_COORDINATE`].
+///
+/// # Errors
+/// [`Error::Value`] naming the first bad entry, `half_extents[i]`.
+fn checked_half_extents(h: &[f64]) -> Result<Vector3<f64>> {
+    for (i, &x) in h.iter().enumerate() {
+        let why = if !x.is_finite() {
+            "non-finite"
+        } else if x < 0.0 {
+            "negative"
+        } else {
+            in_range("box", &[(&format!("half_extents[{i}]"), x)])?;
+            continue;
+        };
+        return Err(Error::Value(format!(
+            "Shape.box: {why} half-extent half_extents[{i}] ({x:?})"
+        )));
+    }
+    Ok(Vector3::new(h[0], h[1], h[2]))
+}
+
+/// The first point of a hull's input beyond [`Scalar::MAX_COORDINATE`],
+/// unless a non-finite one comes first (the hull names that one).
+///
+/// # Errors
+/// [`Error::Value`] naming the point, `points[i]`.
+fn hull_points_in_range(points: &[Point3<f64>]) -> Result<()> {
+    for (i, p) in points.iter().enumerate() {
+        if !p.iter().all(|x| x.is_finite()) {
+            return Ok(());
+        }
+        check_point(p).map_err(|e| Error::Value(format!("Shape.convex_hull: points[{i}]: {e}")))?;
+    }
+    Ok(())
 }
 
 /// A convex shape in ``float64``, centred on its local origin (hulls: in
@@ -76,13 +130,15 @@ impl PyShape {
 impl PyShape {
     /// A ball of ``radius`` (finite, not negative).
     ///
-    /// Raises ``ValueError`` for a negative or non-finite size.
+    /// Raises ``ValueError`` for a negative or non-finite size, or one
+    /// beyond 2^128 (the coordinate range of the queries).
     #[staticmethod]
     #[pyo3(signature = (radius, margin=0.0))]
     fn ball(radius: f64, margin: f64) -> PyResult<Self> {
         let b = Ball::new(radius)
             .and_then(|b| b.with_margin(margin))
             .map_err(invalid("ball"))?;
+        in_range("ball", &[("radius", radius), ("margin", margin)])?;
         Ok(Self {
             shape: b.into(),
             margin,
@@ -91,7 +147,8 @@ impl PyShape {
 
     /// A box of ``half_extents`` ``(hx, hy, hz)`` along its local axes.
     ///
-    /// Raises ``ValueError`` for a negative or non-finite size.
+    /// Raises ``ValueError`` for a negative or non-finite size, or one
+    /// beyond 2^128.
     #[staticmethod]
     #[pyo3(name = "box", signature = (half_extents, margin=0.0))]
     fn cuboid(half_extents: &Bound<'_, PyAny>, margin: f64) -> PyResult<Self> {
@@ -103,9 +160,10 @@ impl PyShape {
             ))
             .into());
         }
-        let c = Cuboid::new(Vector3::new(h.data[0], h.data[1], h.data[2]))
+        let c = Cuboid::new(checked_half_extents(&h.data)?)
             .and_then(|c| c.with_margin(margin))
             .map_err(invalid("box"))?;
+        in_range("box", &[("margin", margin)])?;
         Ok(Self {
             shape: c.into(),
             margin,
@@ -115,13 +173,22 @@ impl PyShape {
     /// A capsule: the points within ``radius`` of the segment from ``(0, 0,
     /// -half_height)`` to ``(0, 0, half_height)``.
     ///
-    /// Raises ``ValueError`` for a negative or non-finite size.
+    /// Raises ``ValueError`` for a negative or non-finite size, or one
+    /// beyond 2^128.
     #[staticmethod]
     #[pyo3(signature = (half_height, radius, margin=0.0))]
     fn capsule(half_height: f64, radius: f64, margin: f64) -> PyResult<Self> {
         let c = CapsuleShape::new(half_height, radius)
             .and_then(|c| c.with_margin(margin))
             .map_err(invalid("capsule"))?;
+        in_range(
+            "capsule",
+            &[
+                ("half-height", half_height),
+                ("radius", radius),
+                ("margin", margin),
+            ],
+        )?;
         Ok(Self {
             shape: c.into(),
             margin,
@@ -131,13 +198,22 @@ impl PyShape {
     /// A cylinder of ``radius`` from ``z = -half_height`` to ``z =
     /// half_height``.
     ///
-    /// Raises ``ValueError`` for a negative or non-finite size.
+    /// Raises ``ValueError`` for a negative or non-finite size, or one
+    /// beyond 2^128.
     #[staticmethod]
     #[pyo3(signature = (half_height, radius, margin=0.0))]
     fn cylinder(half_height: f64, radius: f64, margin: f64) -> PyResult<Self> {
         let c = Cylinder::new(half_height, radius)
             .and_then(|c| c.with_margin(margin))
             .map_err(invalid("cylinder"))?;
+        in_range(
+            "cylinder",
+            &[
+                ("half-height", half_height),
+                ("radius", radius),
+                ("margin", margin),
+            ],
+        )?;
         Ok(Self {
             shape: c.into(),
             margin,
@@ -147,13 +223,22 @@ impl PyShape {
     /// A cone with its base of ``radius`` at ``z = -half_height`` and its
     /// apex at ``z = half_height``.
     ///
-    /// Raises ``ValueError`` for a negative or non-finite size.
+    /// Raises ``ValueError`` for a negative or non-finite size, or one
+    /// beyond 2^128.
     #[staticmethod]
     #[pyo3(signature = (half_height, radius, margin=0.0))]
     fn cone(half_height: f64, radius: f64, margin: f64) -> PyResult<Self> {
         let c = Cone::new(half_height, radius)
             .and_then(|c| c.with_margin(margin))
             .map_err(invalid("cone"))?;
+        in_range(
+            "cone",
+            &[
+                ("half-height", half_height),
+                ("radius", radius),
+                ("margin", margin),
+            ],
+        )?;
         Ok(Self {
             shape: c.into(),
             margin,
@@ -164,13 +249,15 @@ impl PyShape {
     /// exact predicates: duplicated and coplanar points are fine; fewer than
     /// four non-coplanar points make a flat hull).
     ///
-    /// Raises ``ValueError`` for no points, a wrong shape or a non-finite
-    /// coordinate.
+    /// Raises ``ValueError`` for no points, a wrong shape, or a coordinate
+    /// that is not finite or beyond 2^128.
     #[staticmethod]
     #[pyo3(signature = (points, margin=0.0))]
     fn convex_hull(py: Python<'_>, points: &Bound<'_, PyAny>, margin: f64) -> PyResult<Self> {
         let a = arrays::read_f64(points, "points")?;
         let pts = point_rows(&a, "points")?;
+        hull_points_in_range(&pts)?;
+        in_range("convex_hull", &[("margin", margin)])?;
         let hull = py.detach(|| {
             crate::error::catch_panic(|| {
                 ConvexHull::new(&pts)

@@ -178,3 +178,69 @@ def test_files_and_bytes(tmp_path):
         assert tree == original
         loaded.append(i)
     assert loaded == [*range(16, 20), *range(24, 36)]  # after "f64\0" and "obb\0"
+
+
+LIMIT = "±3.402823669209385e38, the largest magnitude f64 queries answer without overflow (scale the scene down)"
+
+
+def test_coordinates_beyond_the_range_are_refused_naming_the_entry(tree):
+    """Issue 52: points, ray origins and directions beyond the queries'
+    coordinate range (2^128 in f64, 2^26 in f32) were answered (a NaN, a
+    distance "out of range" naming a later row, or a miss); now refused,
+    naming the first bad row."""
+    for q in (clash.closest_points, clash.signed_distance):
+        raises(ValueError, f"points[1]: coordinate 1e300 is beyond {LIMIT}", q, tree,
+               [[0, 0, 0], [1e300, 0, 0], [np.nan, 0, 0]])
+    f32 = clash.Tree.build(cube(1.0), precision="f32")
+    raises(ValueError, "points[0]: coordinate 1e8 is beyond ±6.7108864e7, the largest magnitude f32 queries "
+           "answer without overflow (scale the scene down)", clash.closest_points, f32, [[1e8, 0, 0]])
+    raises(ValueError, f"origins[0]: coordinate -1e200 is beyond {LIMIT}", clash.raycast, tree,
+           [[0, -1e200, 0]], [[0, 1, 0]])
+    raises(ValueError, "directions[1]: ray direction's largest component 1e-310 is not between "
+           "2.938735877055719e-39 and 3.402823669209385e38 in magnitude for f64 queries (scale the direction)",
+           clash.raycast, tree, [[0, 0, -1]] * 2, [[0, 0, 1], [0, 0, 1e-310]])
+    raises(ValueError, "directions[0]: ray direction's largest component 1e300 is not between ...",
+           clash.raycast, tree, [[0, 0, -1]], [[0, 0, 1e300]])
+
+
+def test_shapes_beyond_the_range_are_refused_naming_the_size():
+    """Issue 52: shapes larger than 2^128 were made, and their queries
+    overflowed; a box's bad half-extent is named by its index."""
+    raises(ValueError, "Shape.ball: radius 1e300 is beyond ±3.402823669209385e38, the largest size f64 queries "
+           "answer without overflow (scale the scene down)", clash.Shape.ball, 1e300)
+    raises(ValueError, "Shape.capsule: margin 1e39 is beyond ...", clash.Shape.capsule, 1.0, 1.0, 1e39)
+    raises(ValueError, "Shape.cone: half-height 1e300 is beyond ...", clash.Shape.cone, 1e300, 1.0)
+    raises(ValueError, "Shape.box: half_extents[2] 1e300 is beyond ...", clash.Shape.box, (1, 1, 1e300))
+    raises(ValueError, "Shape.box: negative half-extent half_extents[1] (-2.0)", clash.Shape.box, (1, -2, 1))
+    raises(ValueError, "Shape.box: non-finite half-extent half_extents[0] (NaN)", clash.Shape.box,
+           (np.nan, 1, 1))
+    raises(ValueError, f"Shape.convex_hull: points[1]: coordinate 1e300 is beyond {LIMIT}",
+           clash.Shape.convex_hull, [[0, 0, 0], [1e300, 0, 0], [0, 1, 0], [np.nan, 0, 0]])
+    raises(ValueError, "Shape.convex_hull: non-finite coordinate (NaN or infinity) in point 1",
+           clash.Shape.convex_hull, [[0, 0, 0], [np.nan, 0, 0], [1e300, 1, 0]])
+    assert clash.Shape.ball(2.0 ** 128).params == (2.0 ** 128,)
+
+
+def test_joint_vectors_are_refused_naming_the_vector():
+    """Issue 52: a robot world's batches named the joint but not which
+    vector held the bad value, and a prismatic joint moved beyond the
+    coordinate range was answered (or panicked once the kinematics
+    overflowed)."""
+    robot = clash.Robot.load(MESHES.parent / "robots" / "panda" / "urdf" / "panda_collision.urdf")
+    world = clash.RobotWorld(robot)
+    q = np.zeros((3, robot.dof))
+    q[2, 0] = np.nan
+    for f in (world.batch_distance, world.batch_first_collision):
+        raises(ValueError, 'q[2]: joint "panda_joint1": value NaN is not finite', f, q)
+    finger = robot.joint_names.index("panda_finger_joint1")
+    for far, message in (
+        (1e300, 'q[1]: link "panda_leftfinger" is placed beyond the coordinate range: coordinate '
+                f"7.071067811865476e299 is beyond {LIMIT}"),
+        (1.7e308, 'q[1]: the pose of link "panda_leftfinger" is not finite (a non-finite base pose, or joint '
+                  "values too large)"),
+    ):
+        q = np.zeros((2, robot.dof))
+        q[1, finger] = far
+        for f in (world.batch_distance, world.batch_first_collision):
+            raises(ValueError, message, f, q)
+
