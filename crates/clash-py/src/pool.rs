@@ -4,6 +4,9 @@
 //! call would cost more than a small batch).
 
 use crate::error::{Error, Result};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyInt;
 use rayon::ThreadPool;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -25,6 +28,32 @@ pub fn threads_arg(threads: Option<i64>) -> Result<Option<usize>> {
             .map(Some)
             .map_err(|_| Error::Value(format!("threads must be positive or None, not {n}"))),
     }
+}
+
+/// The `threads=` argument of the batch calls, as given: `None` or an int
+/// (checked by [`threads_arg`]).
+///
+/// # Errors
+/// `TypeError` naming `threads` for anything but an int or `None`,
+/// `ValueError` for an int beyond 64 bits (pyo3's own conversion would
+/// raise an `OverflowError` that names no argument).
+pub fn threads_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    if !obj.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "threads must be an int or None, not {}",
+            obj.get_type().name()?
+        )));
+    }
+    obj.extract::<i64>().map(Some).map_err(|_| {
+        Error::Value(format!(
+            "threads must be positive or None, not {}",
+            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+        .into()
+    })
 }
 
 /// A pool of `threads` workers, started once.

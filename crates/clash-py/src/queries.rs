@@ -145,7 +145,7 @@ pub fn collide<'py>(
     b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
     mode: &str,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mode = CollideMode::parse(mode)?;
     let threads = pool::threads_arg(threads)?;
@@ -236,7 +236,7 @@ pub fn distance<'py>(
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
 ) -> PyResult<(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
@@ -301,7 +301,7 @@ pub fn contact<'py>(
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
 ) -> PyResult<(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
@@ -386,7 +386,7 @@ pub fn raycast<'py>(
     t_min: f64,
     t_max: f64,
     front_faces_only: bool,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
 ) -> PyResult<(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
@@ -502,7 +502,7 @@ pub fn closest_points<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     points: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
 ) -> PyResult<ClosestArrays<'py>> {
     closest_query(py, tree, points, threads, false)
 }
@@ -519,7 +519,7 @@ pub fn signed_distance<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     points: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
 ) -> PyResult<ClosestArrays<'py>> {
     closest_query(py, tree, points, threads, true)
 }

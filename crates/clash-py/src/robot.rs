@@ -425,7 +425,7 @@ impl RobotWorld {
         py: Python<'py>,
         q: &Bound<'py, PyAny>,
         margin: f64,
-        threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
         let threads = pool::threads_arg(threads)?;
         let configs = self.configs(q)?;
@@ -457,7 +457,7 @@ impl RobotWorld {
         q: &Bound<'py, PyAny>,
         max_distance: f64,
         stop_below: f64,
-        threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
     ) -> PyResult<DistanceArrays<'py>> {
         let threads = pool::threads_arg(threads)?;
         let configs = self.configs(q)?;

@@ -184,7 +184,7 @@ impl Tree {
         tight: bool,
         tight_above: Option<i64>,
         basic_fit: bool,
-        threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
     ) -> PyResult<Self> {
         let kind = TreeKind::parse(bv, precision)?;
         let options = build_options(split, leaf_size, tight, tight_above, basic_fit)?;

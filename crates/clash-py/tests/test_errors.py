@@ -244,3 +244,21 @@ def test_joint_vectors_are_refused_naming_the_vector():
         for f in (world.batch_distance, world.batch_first_collision):
             raises(ValueError, message, f, q)
 
+
+def test_thread_counts_of_every_kind_name_the_argument(tree):
+    """Issue 52: an int beyond 64 bits raised pyo3's ``OverflowError`` and
+    another type a ``TypeError``, neither naming ``threads``."""
+    p = poses()
+    for f, args in ((clash.collide, (tree, tree, p)), (clash.distance, (tree, tree, p)),
+                    (clash.closest_points, (tree, [[0, 0, 0]])),
+                    (clash.raycast, (tree, [[0, 0, -1]], [[0, 0, 1]]))):
+        raises(ValueError, "threads must be positive or None, not 1180591620717411303424", f, *args,
+               threads=2 ** 70)
+        raises(ValueError, "threads must be positive or None, not -1", f, *args, threads=-1)
+        raises(TypeError, "threads must be an int or None, not float", f, *args, threads=1.5)
+        raises(TypeError, "threads must be an int or None, not str", f, *args, threads="2")
+    raises(ValueError, "threads must be positive or None, not -7", clash.Tree.build, cube(1.0), threads=-7)
+    world = clash.World()
+    world.insert(tree)
+    raises(TypeError, "threads must be an int or None, not float", world.batch_distance,
+           np.eye(4)[None, None], threads=2.0)

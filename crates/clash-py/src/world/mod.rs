@@ -408,7 +408,7 @@ impl World {
         poses: &Bound<'py, PyAny>,
         margin: f64,
         selection: Option<&Bound<'py, PyAny>>,
-        threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
         let query = WorldQuery {
             selection: self::selection(selection)?,
@@ -453,7 +453,7 @@ impl World {
         max_distance: f64,
         stop_below: f64,
         selection: Option<&Bound<'py, PyAny>>,
-        threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
     ) -> PyResult<answers::DistanceArrays<'py>> {
         let query = WorldQuery {
             selection: self::selection(selection)?,
