@@ -47,7 +47,7 @@ struct Bytes<'a>(&'a [u8]);
 
 impl Bytes<'_> {
     fn u16(&mut self) -> u16 {
-        let v = match self.0 {
+        match self.0 {
             [a, b, rest @ ..] => {
                 let v = u16::from_le_bytes([*a, *b]);
                 self.0 = rest;
@@ -59,8 +59,7 @@ impl Bytes<'_> {
                 v
             }
             [] => 0,
-        };
-        v
+        }
     }
     /// An integer in `lo..=hi`.
     fn int(&mut self, lo: i32, hi: i32) -> i32 {
