@@ -4,6 +4,7 @@
 
 use crate::query::ray::wide::WidePoint;
 use crate::{BvQuery, Bvh};
+use clash_bv::BoundingVolume;
 use clash_math::{Point3, Scalar, Vector3};
 use clash_narrow::closest::point_triangle;
 use rayon::prelude::*;
@@ -41,12 +42,16 @@ pub enum SignedDistanceError {
     NotClosed,
 }
 
-/// Angle-weighted pseudo-normals of a closed mesh: per face, per vertex and per edge.
+/// Angle-weighted pseudo-normals of a closed mesh: per face, per vertex and
+/// per edge; and the mesh's orientation.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PseudoNormals<T: Scalar> {
     face: Vec<Vector3<T>>,
     vertex: Vec<Vector3<T>>,
     edge: HashMap<(u32, u32), Vector3<T>>,
+    /// `true` when the signed volume is not negative (normals outward):
+    /// the sign of points far outside.
+    outward: bool,
 }
 
 impl<T: Scalar> PseudoNormals<T> {
@@ -55,8 +60,16 @@ impl<T: Scalar> PseudoNormals<T> {
         let mut face = Vec::with_capacity(mesh.num_triangles());
         let mut vertex = vec![Vector3::zeros(); v.len()];
         let mut edge: HashMap<(u32, u32), Vector3<T>> = HashMap::new();
+        // Six times the signed volume, from the first vertex (closer to the
+        // mesh than the origin may be), summed in f64.
+        let o = v
+            .first()
+            .map_or_else(Point3::origin, |p| p.map(|x| x.to_f64()));
+        let mut volume = 0.0;
         for (i, tri) in mesh.indices().iter().enumerate() {
             let t = mesh.triangle(i);
+            let [a, b, c] = t.vertices().map(|p| p.map(|x| x.to_f64()) - o);
+            volume += a.dot(&b.cross(&c));
             let n = t.normal().unwrap_or_else(Vector3::zeros);
             face.push(n);
             for k in 0..3 {
@@ -72,7 +85,12 @@ impl<T: Scalar> PseudoNormals<T> {
                     .or_insert_with(Vector3::zeros) += n;
             }
         }
-        Self { face, vertex, edge }
+        Self {
+            face,
+            vertex,
+            edge,
+            outward: !(volume < 0.0),
+        }
     }
 }
 
@@ -148,7 +166,11 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// Signed distance from `p` to a closed mesh: negative inside, positive
     /// outside, zero on the surface. The sign comes from the angle-weighted
     /// pseudo-normal of the closest feature (face, edge or vertex), which is
-    /// right near edges and vertices where the face normal is not.
+    /// right near edges and vertices where the face normal is not. A point
+    /// outside the tree's bounding box takes the sign of the mesh's
+    /// orientation (positive for outward normals, a positive signed
+    /// volume), however far away, where rounding cannot tell the features'
+    /// distances apart.
     ///
     /// # Errors
     /// [`SignedDistanceError::NotClosed`] for an open mesh.
@@ -188,11 +210,16 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
             }
             _ => normals.face[c.triangle as usize],
         };
-        let sign = if (p - c.point).dot(&n) < T::ZERO {
-            -T::ONE
+        // Outside the root volume's box the sign is the mesh's orientation:
+        // far away every feature's distance rounds alike, so the closest
+        // feature found may be one whose pseudo-normal is nearly
+        // orthogonal to the offset, which would make the sign noise.
+        let inside = if self.nodes[0].bv.aabb().contains_point(p) {
+            (p - c.point).dot(&n) < T::ZERO
         } else {
-            T::ONE
+            !normals.outward
         };
+        let sign = if inside { -T::ONE } else { T::ONE };
         Ok(SignedDistance {
             distance: d * sign,
             closest: c,

@@ -7,7 +7,7 @@ use crate::{Bvh, MAX_DEPTH};
 use clash_bv::{BoundingVolume, Obb};
 use clash_math::stack::Stack;
 use clash_math::{Isometry3, Point3, Scalar, Translation3, Triangle, UnitQuaternion, Vector3};
-use clash_narrow::moving;
+use clash_narrow::{closest, moving, overlap};
 
 /// A rigid motion with constant linear velocity `linear` and constant
 /// angular velocity `angular` (axis times radians per unit time, about the
@@ -48,7 +48,8 @@ impl<T: Scalar> Motion<T> {
 pub struct TimeOfContact<T: Scalar> {
     /// First time of contact of the sampled motion, in `[0, duration]`.
     pub time: T,
-    /// A point of contact at that time, in world coordinates.
+    /// A point of contact at that time, in world coordinates: the point of
+    /// the first mesh's triangle closest to the second's.
     pub point: Point3<T>,
     /// The triangles that meet: `[index in A, index in B]`.
     pub triangles: [u32; 2],
@@ -99,6 +100,45 @@ fn swept<T: Scalar>(b: &Obb<T>, p0: &Isometry3<T>, p1: &Isometry3<T>) -> Obb<T> 
     }
 }
 
+/// The point of triangle `a` (at `a0` moving with `va`) closest to triangle
+/// `b` (at `b0` moving with `vb`) at time `t` of the step: a convex
+/// combination of `a`'s corners there, so on the first mesh whatever the
+/// magnitude of the motion (a midpoint of the two triangles' points would be
+/// off both by the rounding of the motion's coordinates).
+fn point_on_first<T: Scalar>(
+    a0: &Triangle<T>,
+    va: &Vector3<T>,
+    b0: &Triangle<T>,
+    vb: &Vector3<T>,
+    t: T,
+) -> Point3<T> {
+    let moved = |x: &Triangle<T>, v: &Vector3<T>| {
+        let d = v * t;
+        Triangle::new(x.a + d, x.b + d, x.c + d)
+    };
+    closest::triangle_triangle(&moved(a0, va), &moved(b0, vb)).a
+}
+
+/// Queues the two child pairs of node pair `(a, b)`, at least one of them
+/// internal, splitting the larger (RTCD §6.3.2's "descend larger"), or a
+/// leaf's partner.
+fn push_children<T: Scalar, B: BoundingVolume<T>, B2: BoundingVolume<T>>(
+    stack: &mut Stack<(u32, u32), STACK>,
+    a: u32,
+    b: u32,
+    na: &crate::Node<B>,
+    nb: &crate::Node<B2>,
+) {
+    let descend_a = nb.is_leaf() || (!na.is_leaf() && na.bv.descent_size() >= nb.bv.descent_size());
+    if descend_a {
+        stack.push((na.child_or_first, b));
+        stack.push((a + 1, b));
+    } else {
+        stack.push((a, nb.child_or_first));
+        stack.push((a, b + 1));
+    }
+}
+
 impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// The first time in `[0, duration]` at which `self` moving by `motion`
     /// and `other` moving by `other_motion` touch, with a contact point and
@@ -117,7 +157,12 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// for every pair of triangles whose swept volumes overlap; swept volumes
     /// are conservative, so the answer is never "no contact" when the sampled
     /// motion makes two triangles meet, and the time reported is the first
-    /// such time (up to rounding), the earliest step first.
+    /// such time (up to rounding), the earliest step first. Each step starts
+    /// from the bodies' poses at its start time, so rounding does not
+    /// accumulate over the steps; and when neither body rotates, touching at
+    /// the poses of `duration` itself is checked by the exact static test,
+    /// so a motion that ends in contact is never reported free however far
+    /// it travels. The contact point lies on the first mesh's triangle.
     pub fn time_of_contact<B2: BoundingVolume<T>>(
         &self,
         motion: &Motion<T>,
@@ -150,7 +195,68 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                 return Some(hit);
             }
         }
+        // Without rotation the sampled motion is the motion itself, whose
+        // end poses are computed directly: touching there is a contact.
+        let translating =
+            motion.angular == Vector3::zeros() && other_motion.angular == Vector3::zeros();
+        if translating {
+            return self.contact_at_end(motion, other, other_motion, duration);
+        }
         None
+    }
+
+    /// Contact at `duration` itself, by the exact static test at the two
+    /// bodies' poses then, for translating bodies: each step starts at the
+    /// poses of its start time, but its end is reached by the step's
+    /// velocities, whose rounding grows with the motion's magnitude and can
+    /// part triangles that touch at the end poses. The smallest pair `[index in A, index in B]` that
+    /// meets, its point on A's triangle.
+    #[cold]
+    fn contact_at_end<B2: BoundingVolume<T>>(
+        &self,
+        motion: &Motion<T>,
+        other: &Bvh<T, B2>,
+        other_motion: &Motion<T>,
+        duration: T,
+    ) -> Option<TimeOfContact<T>> {
+        let (a1, b1) = (motion.pose_at(duration), other_motion.pose_at(duration));
+        let mut first: Option<[u32; 2]> = None;
+        let mut stack = Stack::<_, STACK>::with((0u32, 0u32));
+        while let Some((a, b)) = stack.pop() {
+            let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
+            // A step without motion: the placed boxes, padded for rounding.
+            let (sa, sb) = (
+                swept(&na.bv.bounding_obb(), &a1, &a1),
+                swept(&nb.bv.bounding_obb(), &b1, &b1),
+            );
+            if !sa.overlaps(&sb) {
+                continue;
+            }
+            let (Some(ra), Some(rb)) = (na.triangle_range(), nb.triangle_range()) else {
+                push_children(&mut stack, a, b, na, nb);
+                continue;
+            };
+            for pa in ra {
+                let (ta, ia) = self.leaf_triangle(pa);
+                let ta = ta.transformed(&a1);
+                for pb in rb.clone() {
+                    let (tb, ib) = other.leaf_triangle(pb);
+                    if first.is_none_or(|f| [ia, ib] < f)
+                        && overlap::triangle_triangle(&ta, &tb.transformed(&b1))
+                    {
+                        first = Some([ia, ib]);
+                    }
+                }
+            }
+        }
+        let [ia, ib] = first?;
+        let ta = self.mesh.triangle(ia as usize).transformed(&a1);
+        let tb = other.mesh.triangle(ib as usize).transformed(&b1);
+        Some(TimeOfContact {
+            time: duration,
+            point: closest::triangle_triangle(&ta, &tb).a,
+            triangles: [ia, ib],
+        })
     }
 
     /// [`Self::time_of_contact`] for many motion pairs in parallel;
@@ -203,7 +309,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                                 }) {
                                     best = Some(TimeOfContact {
                                         time,
-                                        point: c.point,
+                                        point: point_on_first(&ta0, &va, &tb0, &vb, c.time),
                                         triangles: [ia, ib],
                                     });
                                 }
@@ -211,17 +317,7 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
                         }
                     }
                 }
-                (leaf_a, leaf_b) => {
-                    let descend_a = leaf_b.is_some()
-                        || (leaf_a.is_none() && na.bv.descent_size() >= nb.bv.descent_size());
-                    if descend_a {
-                        stack.push((na.child_or_first, b));
-                        stack.push((a + 1, b));
-                    } else {
-                        stack.push((a, nb.child_or_first));
-                        stack.push((a, b + 1));
-                    }
-                }
+                _ => push_children(&mut stack, a, b, na, nb),
             }
         }
         best

@@ -183,6 +183,10 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
     /// mesh's frame) with the closest triangle and points; `None` when the
     /// pose is not finite or every triangle is farther than the request's
     /// `distance_upper_bound`. The search stops at the first triangle met.
+    /// Without a security margin the distance is 0 exactly when
+    /// [`Self::intersects_convex`] says the two meet: near contact, where
+    /// GJK's distance is only within its tolerance of 0, the overlap test
+    /// decides.
     pub fn distance_to_convex<S: SupportMap<T> + ?Sized>(
         &self,
         shape: &S,
@@ -246,6 +250,36 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
                     };
                     stack.push(far);
                     stack.push(near);
+                }
+            }
+        }
+        // Near contact GJK's distance is within its tolerance of 0, and may
+        // not agree with the overlap test: within `√ε` of the scene's
+        // magnitude of 0 the overlap test that `intersects_convex` runs
+        // decides, so the two queries agree.
+        if let Some(b) = &mut best
+            && b.distance > T::ZERO
+            && request.security_margin == T::ZERO
+        {
+            let root = self.nodes[0].bv.aabb();
+            let magnitude = root.min.coords.amax().max_of(root.max.coords.amax())
+                + ball.center.coords.amax()
+                + ball.radius;
+            if b.distance <= magnitude * T::EPSILON.sqrt() {
+                let mut meeting = None;
+                self.visit_triangles_meeting_convex(shape, pose, request, |id| {
+                    meeting = Some(id);
+                    false
+                });
+                if let Some(id) = meeting {
+                    let t = triangle_shape(&self.mesh.triangle(id as usize));
+                    let r = query::distance(&t, &identity, shape, pose, request);
+                    *b = MeshConvexDistance {
+                        triangle: id,
+                        distance: T::ZERO,
+                        nearest_points: r.nearest_points,
+                        status: r.status,
+                    };
                 }
             }
         }

@@ -207,3 +207,69 @@ fn pure_translation_is_exact_and_f32_works() {
     assert!((h32.time - 0.25).abs() < 1e-5);
     let _ = f64::NAME;
 }
+
+/// A body coming from far away, `T` from 1e3 to 1e35 times its size, to
+/// rest touching the fixed one at the end of the motion: the contact is
+/// found (it was missed from 1e15 on: the step's velocity, rounded at the
+/// motion's magnitude, stopped short of the end pose), at the end or
+/// within rounding of it, and its point lies on the fixed body's triangle
+/// (it was the midpoint of the two triangles' points, off both by the
+/// rounding of the motion).
+#[test]
+fn contact_after_a_long_approach_is_found_on_the_fixed_body() {
+    let cube = |s: f64| {
+        let v = (0..8)
+            .map(|i| {
+                clash_math::Point3::new(
+                    s * (i & 1) as f64,
+                    s * ((i >> 1) & 1) as f64,
+                    s * ((i >> 2) & 1) as f64,
+                )
+            })
+            .collect();
+        let f = vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        TriMesh::<f64>::new(v, f).unwrap()
+    };
+    let a = Bvh::<f64, Obb<f64>>::build(cube(1.0), &BuildOptions::default()).unwrap();
+    let b = Bvh::<f64, Aabb<f64>>::build(cube(0.125), &BuildOptions::default()).unwrap();
+    let still = Motion::fixed(Isometry3::identity());
+    for e in 3..=35 {
+        let far = 10f64.powi(e);
+        for steps in [1, 7] {
+            // B ends touching A's face x = 1 at (1, 0.4, 0.4).
+            let approach = Motion {
+                start: Isometry3::translation(1.0 + far, 0.4, 0.4),
+                linear: Vector3::new(-far, 0.0, 0.0),
+                angular: Vector3::zeros(),
+            };
+            // `1 + T` rounds from 2^53 on: B then ends inside A, and the
+            // contact comes a rounding before the end.
+            assert!(a.intersects(&b, &approach.pose_at(1.0)));
+            let hit = a
+                .time_of_contact(&still, &b, &approach, 1.0, steps)
+                .unwrap_or_else(|| panic!("T = 1e{e}, {steps} steps: no contact"));
+            assert!(
+                hit.time <= 1.0 && hit.time >= 1.0 - 16.0 * f64::EPSILON,
+                "T = 1e{e}: contact at {}",
+                hit.time
+            );
+            let on = a.mesh().triangle(hit.triangles[0] as usize);
+            let off =
+                (clash_narrow::closest::point_triangle(&hit.point, &on).point - hit.point).norm();
+            assert!(off <= 4.0 * f64::EPSILON, "T = 1e{e}: point {off} off A");
+        }
+    }
+}

@@ -275,3 +275,94 @@ fn non_finite_poses_meet_nothing() {
     assert!(tree.triangles_meeting_convex(&ball, &pose, &req).is_empty());
     assert!(tree.distance_to_convex(&ball, &pose, &req).is_none());
 }
+
+/// Curved shapes placed touching the unit cube's corners, edges and faces
+/// to within rounding (a cylinder of radius 1 centred `(0.894, 0.447, 0)`
+/// from the corner measured 6.6e-11 apart while `intersects_convex` said
+/// they meet): `distance_to_convex` answers 0 exactly when
+/// `intersects_convex` says they meet, on every volume type.
+#[test]
+fn curved_shapes_touching_agree_with_intersects() {
+    fn run<B: TreeVolume<f64>>() {
+        let corners: Vec<Point3<f64>> = (0..8)
+            .map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        let faces = vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        let cube = TriMesh::new(corners, faces).unwrap();
+        let tree = Bvh::<f64, B>::build(cube, &BuildOptions::default()).unwrap();
+        let mut rng = seeded(93);
+        let request = QueryRequest::default();
+        let (mut meeting, mut cases) = (0, 0);
+        let mut check = |shape: &Shape<f64>, pose: &Isometry3<f64>, what: &str| {
+            cases += 1;
+            let meets = tree.intersects_convex(shape, pose, &request);
+            let d = tree.distance_to_convex(shape, pose, &request).unwrap();
+            meeting += usize::from(meets);
+            assert_eq!(
+                d.distance == 0.0,
+                meets,
+                "{what}: distance {} but intersects {meets} at {pose:?}",
+                d.distance
+            );
+        };
+        // The recorded case: a cylinder of radius 1 along z, its axis
+        // through (0.894, 0.447), touching the corner at the origin.
+        let cylinder = Shape::Cylinder(Cylinder::new(1.0, 1.0).unwrap());
+        check(
+            &cylinder,
+            &Isometry3::translation(0.894, 0.447, 0.0),
+            "recorded cylinder",
+        );
+        for _ in 0..300 {
+            let r = rng.random_range(0.05..1.5);
+            let shapes = [
+                (Shape::Ball(Ball::new(r).unwrap()), r),
+                (Shape::Cylinder(Cylinder::new(r, r).unwrap()), r),
+                (Shape::Capsule(CapsuleShape::new(r, r).unwrap()), r),
+            ];
+            // A unit direction from a cube corner, edge point or face point,
+            // the shape's centre at its radius along it (touching up to
+            // rounding for the ball; the axis-side for the others).
+            let u = Vector3::new(rng.random_range(0.0..1.0), rng.random_range(0.0..1.0), 0.0)
+                .normalize();
+            let base = [
+                Point3::new(0.0, 0.0, 0.5),
+                Point3::new(1.0, 1.0, 0.5),
+                Point3::new(0.0, 0.0, 0.0),
+            ][rng.random_range(0..3)];
+            let sign = Vector3::new(
+                if base.x == 0.0 { -1.0 } else { 1.0 },
+                if base.y == 0.0 { -1.0 } else { 1.0 },
+                1.0,
+            );
+            let dir = u.component_mul(&sign);
+            // Touching to rounding, a few ulps either way, or 1e-9 apart.
+            let gap = [0.0, 4.0 * f64::EPSILON, -4.0 * f64::EPSILON, 1e-9][rng.random_range(0..4)];
+            for (shape, r) in &shapes {
+                let centre = base + dir * (*r * (1.0 + gap));
+                check(
+                    shape,
+                    &Isometry3::translation(centre.x, centre.y, centre.z),
+                    "touching",
+                );
+            }
+        }
+        assert!(meeting > 10 && meeting < cases, "{meeting} of {cases} meet");
+    }
+    run::<Obb<f64>>();
+    run::<Aabb<f64>>();
+    run::<Rss<f64>>();
+}

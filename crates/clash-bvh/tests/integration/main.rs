@@ -19,6 +19,7 @@ mod regression_exact_matrix_pose;
 mod regression_far_mesh_distance;
 mod regression_far_poses_and_parallel_edges;
 mod regression_touching_thin_volumes;
+mod regression_unbounded_queries;
 mod save_load;
 mod self_contacts_neighbours;
 mod touching_sweep;

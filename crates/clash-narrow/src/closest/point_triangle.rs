@@ -75,10 +75,21 @@ pub fn point_triangle<T: Scalar>(p: &Point3<T>, tri: &Triangle<T>) -> TrianglePo
     let w = (vc / n2).max_of(T::ZERO).min_of(T::ONE - v);
     let n = ab.cross(&ac);
     let h = n.dot(&ap);
-    let q = if h * h <= n2 * l2 {
-        // Within a triangle's size of the plane: the orthogonal projection,
-        // whose rounding is that of the coordinates, however thin the
-        // triangle.
+    // The projection's rounding is that of `p` and of its offset from the
+    // plane; within eight times the triangle's size or coordinate
+    // magnitude of the plane, that is a few ulps of the triangle's own
+    // coordinates, so the projected point lies on the triangle to rounding.
+    // (Compared unsquared: `h` is a length times an area, whose square
+    // overflows `f32` for large triangles.)
+    let m = a
+        .coords
+        .amax()
+        .max_of(b.coords.amax())
+        .max_of(c.coords.amax());
+    let reach = l2.sqrt().max_of(m) * T::lit(8.0);
+    let q = if h.abs() <= n2.sqrt() * reach {
+        // Near the plane: the orthogonal projection, exact to rounding
+        // however thin the triangle.
         p - n * (h / n2)
     } else {
         // Farther: the convex combination of the weights, which lies on the

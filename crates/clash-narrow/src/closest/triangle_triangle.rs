@@ -109,11 +109,11 @@ fn common_point<T: Scalar>(
     }
 }
 
-/// A non-degenerate triangle prepared for corner projections: its corner
-/// `a`, edges `e1 = b - a`, `e2 = c - a`, their Gram matrix, the scaled
-/// normal `n = e1 × e2` and the longest edge squared.
+/// A triangle prepared for corner projections: the triangle, its edges
+/// `e1 = b - a`, `e2 = c - a`, their Gram matrix, the scaled normal `n =
+/// e1 × e2` and the longest edge squared.
 struct Face<T: Scalar> {
-    a: Point3<T>,
+    t: Triangle<T>,
     e1: Vector3<T>,
     e2: Vector3<T>,
     g11: T,
@@ -126,8 +126,8 @@ struct Face<T: Scalar> {
 }
 
 impl<T: Scalar> Face<T> {
-    /// `None` when the Gram determinant is not positive (a degenerate
-    /// triangle, or one too thin for it to be computed).
+    /// `None` when the normal or the Gram determinant is not positive (a
+    /// degenerate triangle, which its edges cover).
     #[inline]
     fn new(t: &Triangle<T>) -> Option<Self> {
         let (e1, e2) = (t.b - t.a, t.c - t.a);
@@ -137,7 +137,7 @@ impl<T: Scalar> Face<T> {
         let nn = n.norm_squared();
         let longest = g11.max_of(g22).max_of((e2 - e1).norm_squared());
         (det > T::ZERO && nn > T::ZERO).then_some(Self {
-            a: t.a,
+            t: *t,
             e1,
             e2,
             g11,
@@ -151,27 +151,31 @@ impl<T: Scalar> Face<T> {
     }
 
     /// The orthogonal projection of `v` on the plane when it lands in the
-    /// closed triangle: its barycentric coordinates `s, t >= 0`, `s + t <=
-    /// 1` from the normal equations (RTCD §3.4). Within a triangle's size of
-    /// the plane the point is the projection itself, whose rounding is that
-    /// of the coordinates however thin the triangle; farther, it is `a + s
-    /// e1 + t e2`, on the triangle whatever the distance (a projection's
-    /// rounding grows with the distance).
+    /// closed triangle, as a point of the triangle. Within a triangle's
+    /// size of the plane it is the projection itself, kept when the
+    /// orientation test [`inside`] places it in the triangle: its rounding
+    /// is that of the coordinates however thin the triangle, and the test
+    /// checks the point itself, so a nearly degenerate triangle's unreliable
+    /// normal cannot place it off the triangle. Farther, it is `a + s e1 + t
+    /// e2` with the barycentric coordinates `s, t >= 0`, `s + t <= 1` of the
+    /// normal equations (RTCD §3.4), clamped: on the triangle whatever the
+    /// distance, where a projection's rounding grows with the distance.
     #[inline]
     fn projection(&self, v: &Point3<T>) -> Option<Point3<T>> {
-        let d = v - self.a;
+        let d = v - self.t.a;
+        let h = self.n.dot(&d);
+        if h * h <= self.nn * self.longest {
+            let q = v - self.n * (h / self.nn);
+            return inside(&q, &self.t, &self.n).then_some(q);
+        }
         let (r1, r2) = (self.e1.dot(&d), self.e2.dot(&d));
         let s = self.g22 * r1 - self.g12 * r2;
         let t = self.g11 * r2 - self.g12 * r1;
         if !(s >= T::ZERO && t >= T::ZERO && s + t <= self.det) {
             return None;
         }
-        let h = self.n.dot(&d);
-        if h * h <= self.nn * self.longest {
-            return Some(v - self.n * (h / self.nn));
-        }
         let (s, t) = (s / self.det, t / self.det);
-        Some(self.a + self.e1 * s + self.e2 * t.min_of(T::ONE - s))
+        Some(self.t.a + self.e1 * s + self.e2 * t.min_of(T::ONE - s))
     }
 }
 
@@ -183,8 +187,11 @@ fn inside<T: Scalar>(p: &Point3<T>, t: &Triangle<T>, n: &Vector3<T>) -> bool {
     if *n == Vector3::zeros() {
         return false;
     }
-    let (a, b, c) = (t.a - p, t.b - p, t.c - p);
-    a.cross(&b).dot(n) >= T::ZERO && b.cross(&c).dot(n) >= T::ZERO && c.cross(&a).dot(n) >= T::ZERO
+    // Each edge against `p` from the edge's start: the edge vectors keep
+    // the triangle's own precision however far `p` is (differences `t.a -
+    // p` would round a small triangle away next to a distant `p`).
+    let side = |from: &Point3<T>, to: &Point3<T>| (to - from).cross(&(p - from)).dot(n) >= T::ZERO;
+    side(&t.a, &t.b) && side(&t.b, &t.c) && side(&t.c, &t.a)
 }
 
 /// A cheap lower bound on the distance between two solid triangles, for

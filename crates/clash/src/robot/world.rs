@@ -383,29 +383,34 @@ impl<B: WorldVolume<f64> + FitVolume<f64>> RobotWorld<B> {
             .map(|h| handles.binary_search(h).expect("live handle"))
             .collect();
         let init = || (RobotPoses::new(&self.robot), base.clone());
-        Ok(configs
+        let answers: Vec<Result<R, JointError>> = configs
             .iter()
             .collect::<Vec<_>>()
             .par_iter()
             .with_min_len(MIN_CONFIGS_PER_JOB)
             .map_init(init, |(fk, poses), q| {
-                self.robot
-                    .forward_kinematics(q, fk)
-                    .expect("joint vectors were checked");
+                // Values are finite (checked above), but huge ones can
+                // overflow a pose.
+                self.robot.forward_kinematics(q, fk)?;
                 for (&s, pose) in slot.iter().zip(fk.collisions()) {
                     poses[s] = *pose;
                 }
-                run(poses)
+                Ok(run(poses))
             })
-            .collect())
+            .collect();
+        // The first failing configuration in input order, whatever the
+        // thread count.
+        Ok(answers.into_iter().collect::<Result<Vec<R>, _>>()?)
     }
 
     /// For each joint vector, the first colliding pair `query` selects
     /// (stop at the first), in input order, on the current rayon pool.
     ///
     /// # Errors
-    /// [`RobotWorldError::Joint`] for a vector of the wrong length or with a
-    /// non-finite value; [`RobotWorldError::World`] for a bad query.
+    /// [`RobotWorldError::Joint`] for a vector of the wrong length, with a
+    /// non-finite value, or with values so large that a pose overflows
+    /// (the first such vector in input order); [`RobotWorldError::World`]
+    /// for a bad query.
     pub fn batch_first_collision(
         &self,
         configs: &Configurations,

@@ -203,3 +203,60 @@ fn self_collision_of_one_configuration_names_links() {
     assert!(rw.set_configuration(&[0.0; 3]).is_err());
     assert!(rw.set_configuration(&[f64::NAN; 8]).is_err());
 }
+
+/// Joint values finite but so large that the poses overflow: the batches
+/// answer the joint error of the first such vector, as
+/// `set_configuration` does, on every thread count (they used to panic).
+#[test]
+fn batches_refuse_vectors_whose_poses_overflow() {
+    let urdf = r#"<robot name="r"><link name="a"/>
+      <link name="b"><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+      <link name="c"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+      <joint name="s1" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="1 0 0"/>
+        <limit lower="-1" upper="1"/></joint>
+      <joint name="s2" type="prismatic"><parent link="b"/><child link="c"/><axis xyz="1 0 0"/>
+        <limit lower="-1" upper="1"/></joint></robot>"#;
+    let robot = Robot::from_urdf_str(urdf, ".", &clash::robot::PackageMap::new()).unwrap();
+    let mut rw: RobotWorld = RobotWorld::new(&robot, None, &RobotWorldOptions::default()).unwrap();
+    let huge = [1.7e308, 1.7e308];
+    assert!(matches!(
+        rw.set_configuration(&huge),
+        Err(clash::robot::RobotWorldError::Joint(
+            clash::robot::JointError::NonFinitePose { .. }
+        ))
+    ));
+    let mut batch = Configurations::new(2);
+    for i in 0..64 {
+        batch.push(if i == 40 || i == 50 {
+            &huge
+        } else {
+            &[0.5, 0.5]
+        });
+    }
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let q = WorldQuery::default();
+        let first = pool.install(|| rw.batch_first_collision(&batch, &q));
+        let distance = pool.install(|| rw.batch_distance(&batch, &q));
+        for result in [first.map(|_| ()), distance.map(|_| ())] {
+            match result {
+                Err(clash::robot::RobotWorldError::Joint(
+                    clash::robot::JointError::NonFinitePose { link },
+                )) => assert_eq!(link, "c"),
+                other => panic!("{threads} threads: {other:?}"),
+            }
+        }
+    }
+    // Vectors that fit still answer.
+    let mut fine = Configurations::new(2);
+    fine.push(&[0.5, 0.5]);
+    assert_eq!(
+        rw.batch_first_collision(&fine, &WorldQuery::default())
+            .unwrap()
+            .len(),
+        1
+    );
+}

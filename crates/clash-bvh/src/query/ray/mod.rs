@@ -30,7 +30,8 @@ pub struct MeshRayHit<T: Scalar> {
 /// Which part of the ray to search and which sides of the triangles count.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RayQuery<T: Scalar> {
-    /// Smallest accepted parameter.
+    /// Smallest accepted parameter; `-∞` accepts the whole line before
+    /// `t_max` (a hit behind the origin has a negative parameter).
     pub t_min: T,
     /// Largest accepted parameter.
     pub t_max: T,
@@ -261,7 +262,9 @@ impl<T: Scalar, B: BvQuery<T>> Bvh<T, B> {
         query: &RayQuery<T>,
         mut on_hit: impl FnMut(usize, BarycentricHit<T>) -> (T, bool),
     ) {
-        if !(query.t_min.finite() && query.t_min <= query.t_max) {
+        // An empty interval (or a NaN end) holds no hit. The ends may be
+        // infinite: the slab and triangle tests compare with them as they are.
+        if !(query.t_min <= query.t_max) || query.t_min == T::INFINITY {
             return;
         }
         // `None` for a non-finite or zero direction: such a ray hits nothing.

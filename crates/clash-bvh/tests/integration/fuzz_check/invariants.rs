@@ -20,7 +20,9 @@
 //! - closest points on a mesh: the point on its triangle, the distance its
 //!   separation and not above any corner's;
 //! - mesh/convex distance to a ball and a box: points on their surfaces,
-//!   the distance their separation.
+//!   the distance their separation;
+//! - continuous collision of B arriving at A from its pose: a contact at
+//!   the end pose is found, its point on A's triangle.
 //!
 //! "To rounding" is `64 ε M`, with `M` the largest coordinate magnitude of
 //! the placed scene.
@@ -213,6 +215,7 @@ pub fn check(data: &[u8]) -> bool {
     check_f32(&s);
     check_closest_points(&s);
     check_mesh_convex(&s);
+    check_continuous(&s);
     true
 }
 
@@ -446,6 +449,38 @@ fn check_mesh_convex(s: &Scene) {
         assert!(
             (norm(&(pb - pa)) - d.distance).abs() <= tol,
             "box: separation"
+        );
+    }
+}
+
+/// B arriving at A: B translates from its pose to the rotation alone (the
+/// translation's end, `t + (-t) · 1`, is exactly 0) over `[0, 1]`, A fixed.
+/// When the meshes meet at the end pose, a contact is found, at a time in
+/// `[0, 1]`, its point on A's triangle.
+fn check_continuous(s: &Scene) {
+    use clash_bvh::Motion;
+    let a: Bvh<f64, Obb<f64>> = Bvh::build(s.a.clone(), &BuildOptions::default()).unwrap();
+    let b: Bvh<f64, Obb<f64>> = Bvh::build(s.b.clone(), &BuildOptions::default()).unwrap();
+    let arrival = Motion {
+        start: s.pose,
+        linear: -s.pose.translation.vector,
+        angular: Vector3::zeros(),
+    };
+    let end = arrival.pose_at(1.0);
+    assert_eq!(end.translation.vector, Vector3::zeros());
+    let hit = a.time_of_contact(&Motion::fixed(Isometry3::identity()), &b, &arrival, 1.0, 3);
+    if a.intersects(&b, &end) {
+        assert!(
+            hit.is_some(),
+            "continuous: the contact at the end was missed"
+        );
+    }
+    if let Some(h) = hit {
+        assert!((0.0..=1.0).contains(&h.time), "continuous: time {}", h.time);
+        assert_on(
+            &h.point,
+            &s.a.triangle(h.triangles[0] as usize),
+            "continuous: contact point",
         );
     }
 }
