@@ -187,3 +187,35 @@ def test_closest_and_signed_distance_by_brute_force():
         assert signed.distance[k] == (-got.distance[k] if inside else got.distance[k])
         np.testing.assert_array_equal(signed.point[k], got.point[k])
     assert (signed.distance < 0).sum() > 3
+
+
+def test_rays_over_the_whole_line_and_signed_distance_far_away():
+    """``t_min=-inf`` casts the whole line (in f32 too, where ``-1e300``
+    rounds to ``-inf``), against numpy brute force; and points up to 1e16
+    times the size away are outside, at the distance of the nearest corner
+    to within the mesh's size."""
+    v, f = cube()
+    rng = np.random.default_rng(12)
+    origins = rng.uniform(-2.0, 3.0, size=(200, 3))
+    targets = rng.uniform(-0.2, 1.2, size=(200, 3))
+    directions = (targets - origins) * rng.choice([-1.0, 1.0], size=(200, 1))
+    # Hits behind the origin count: the brute force from far back on the
+    # same line.
+    back = 1000.0
+    want = brute_rays(v, f, origins - back * directions, directions)[0] - back
+    for precision, t_min in [("f64", -math.inf), ("f32", -1e300)]:
+        tree = clash.Tree.build((v, f), precision=precision)
+        got = clash.raycast(tree, origins, directions, t_min=t_min)
+        np.testing.assert_array_equal(got.hit, np.isfinite(want))
+        np.testing.assert_allclose(got.t[got.hit], want[got.hit], rtol=1e-5, atol=1e-5)
+        assert got.hit.sum() > 100
+    tree = clash.Tree.build(icosahedron(1.0))
+    scale = 10.0 ** rng.uniform(1, 16, size=300)
+    u = rng.normal(size=(300, 3))
+    far = u / np.linalg.norm(u, axis=1, keepdims=True) * scale[:, None]
+    signed = clash.signed_distance(tree, far)
+    corners = icosahedron(1.0)[0]
+    nearest = np.linalg.norm(far[:, None, :] - corners[None, :, :], axis=2).min(axis=1)
+    assert (signed.distance > 0).all()
+    assert (signed.distance <= nearest * (1 + 1e-15)).all()
+    assert (signed.distance >= nearest - 2.0).all()

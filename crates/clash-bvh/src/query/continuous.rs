@@ -209,8 +209,9 @@ impl<T: Scalar, B: BoundingVolume<T>> Bvh<T, B> {
     /// bodies' poses then, for translating bodies: each step starts at the
     /// poses of its start time, but its end is reached by the step's
     /// velocities, whose rounding grows with the motion's magnitude and can
-    /// part triangles that touch at the end poses. The smallest pair `[index in A, index in B]` that
-    /// meets, its point on A's triangle.
+    /// part triangles that touch at the end poses. The answer is the
+    /// smallest pair `[index in A, index in B]` that meets, its point on
+    /// A's triangle.
     #[cold]
     fn contact_at_end<B2: BoundingVolume<T>>(
         &self,

@@ -257,7 +257,7 @@ fn contact_after_a_long_approach_is_found_on_the_fixed_body() {
             };
             // `1 + T` rounds from 2^53 on: B then ends inside A, and the
             // contact comes a rounding before the end.
-            assert!(a.intersects(&b, &approach.pose_at(1.0)));
+            assert!(a.intersects(&b, approach.pose_at(1.0)));
             let hit = a
                 .time_of_contact(&still, &b, &approach, 1.0, steps)
                 .unwrap_or_else(|| panic!("T = 1e{e}, {steps} steps: no contact"));

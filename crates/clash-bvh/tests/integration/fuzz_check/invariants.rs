@@ -469,7 +469,7 @@ fn check_continuous(s: &Scene) {
     let end = arrival.pose_at(1.0);
     assert_eq!(end.translation.vector, Vector3::zeros());
     let hit = a.time_of_contact(&Motion::fixed(Isometry3::identity()), &b, &arrival, 1.0, 3);
-    if a.intersects(&b, &end) {
+    if a.intersects(&b, end) {
         assert!(
             hit.is_some(),
             "continuous: the contact at the end was missed"
