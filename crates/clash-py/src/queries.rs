@@ -370,7 +370,9 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(
 /// t_max]`` (watertight: a ray through a shared edge or vertex hits one of
 /// its triangles; among equal ``t``, the smallest triangle index).
 /// ``origins`` and ``directions`` are ``(N, 3)`` arrays; ``t`` is in units of
-/// the direction's length. ``front_faces_only`` ignores back faces.
+/// the direction's length; ``t_min=-inf`` casts the whole line before
+/// ``t_max`` (hits behind the origin have ``t < 0``). ``front_faces_only``
+/// ignores back faces.
 ///
 /// Returns ``(hit, t, triangle, point, normal)``: ``(N,)`` bool, ``(N,)``
 /// float64 (``inf`` for a miss), ``(N,)`` int64 (-1 for a miss), ``(N, 3)``
