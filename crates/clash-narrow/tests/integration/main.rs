@@ -7,6 +7,7 @@ mod oracle;
 
 mod cast_oracle;
 mod closest_oracle;
+mod closest_thin_and_far;
 mod fuzz_seeds;
 mod moving_oracle;
 mod oracle_neighbours;
