@@ -217,34 +217,8 @@ fn pure_translation_is_exact_and_f32_works() {
 /// rounding of the motion).
 #[test]
 fn contact_after_a_long_approach_is_found_on_the_fixed_body() {
-    let cube = |s: f64| {
-        let v = (0..8)
-            .map(|i| {
-                clash_math::Point3::new(
-                    s * (i & 1) as f64,
-                    s * ((i >> 1) & 1) as f64,
-                    s * ((i >> 2) & 1) as f64,
-                )
-            })
-            .collect();
-        let f = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
-        TriMesh::<f64>::new(v, f).unwrap()
-    };
-    let a = Bvh::<f64, Obb<f64>>::build(cube(1.0), &BuildOptions::default()).unwrap();
-    let b = Bvh::<f64, Aabb<f64>>::build(cube(0.125), &BuildOptions::default()).unwrap();
+    let a = Bvh::<f64, Obb<f64>>::build(cube::<f64>(1.0), &BuildOptions::default()).unwrap();
+    let b = Bvh::<f64, Aabb<f64>>::build(cube::<f64>(0.125), &BuildOptions::default()).unwrap();
     let still = Motion::fixed(Isometry3::identity());
     for e in 3..=35 {
         let far = 10f64.powi(e);

@@ -284,25 +284,7 @@ fn non_finite_poses_meet_nothing() {
 #[test]
 fn curved_shapes_touching_agree_with_intersects() {
     fn run<B: TreeVolume<f64>>() {
-        let corners: Vec<Point3<f64>> = (0..8)
-            .map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
-            .collect();
-        let faces = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
-        let cube = TriMesh::new(corners, faces).unwrap();
-        let tree = Bvh::<f64, B>::build(cube, &BuildOptions::default()).unwrap();
+        let tree = Bvh::<f64, B>::build(cube::<f64>(1.0), &BuildOptions::default()).unwrap();
         let mut rng = seeded(93);
         let request = QueryRequest::default();
         let (mut meeting, mut cases) = (0, 0);

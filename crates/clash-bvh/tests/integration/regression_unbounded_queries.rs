@@ -17,36 +17,8 @@ use clash_bvh::{BuildOptions, Bvh, RayQuery, TreeVolume, TriMesh};
 use clash_math::{Point3, Ray, Scalar, Vector3};
 use rand::RngExt;
 
-/// The unit cube `[0, 1]³` as 12 triangles.
-fn cube<T: Scalar>() -> TriMesh<T> {
-    let v: Vec<Point3<T>> = (0..8)
-        .map(|i| {
-            Point3::new(
-                T::lit((i & 1) as f64),
-                T::lit(((i >> 1) & 1) as f64),
-                T::lit(((i >> 2) & 1) as f64),
-            )
-        })
-        .collect();
-    let f = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, f).unwrap()
-}
-
 fn whole_line<T: Scalar, B: TreeVolume<T>>() {
-    let tree = Bvh::<T, B>::build(cube::<T>(), &BuildOptions::default()).unwrap();
+    let tree = Bvh::<T, B>::build(cube::<T>(1.0), &BuildOptions::default()).unwrap();
     let mut rng = seeded(71);
     let mut hits = 0;
     for i in 0..400 {
@@ -98,8 +70,8 @@ fn whole_line<T: Scalar, B: TreeVolume<T>>() {
     let t = |t_min: T| tree.cast_ray(&ray, &RayQuery::within(t_min, T::INFINITY));
     assert_eq!(t(T::NEG_INFINITY).map(|h| h.t), Some(T::ONE));
     assert_eq!(t(T::lit(-1e300)).map(|h| h.t), Some(T::ONE));
-    // Behind the origin: the hit at the cube's top face, `t = -2` from
-    // above.
+    // Behind the origin: the line's first hit is the cube's bottom face,
+    // at `t = -3` from above.
     let down = Ray::new(
         Point3::new(T::lit(0.5), T::lit(0.5), T::lit(3.0)),
         Vector3::z(),
@@ -157,6 +129,6 @@ fn far_sign<T: Scalar>(mesh: TriMesh<T>, what: &str) {
 fn signed_distance_far_away_is_positive() {
     far_sign(uv_sphere::<f64>(1.0, 2, 3), "octahedron f64");
     far_sign(uv_sphere::<f64>(1.0, 8, 12), "uv sphere f64");
-    far_sign(cube::<f64>(), "cube f64");
+    far_sign(cube::<f64>(1.0), "cube f64");
     far_sign(uv_sphere::<f32>(1.0, 8, 12), "uv sphere f32");
 }

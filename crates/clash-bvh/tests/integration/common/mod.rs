@@ -91,6 +91,34 @@ pub fn random_soup<T: Scalar>(rng: &mut Rng, n: usize, size: f64, edge: f64) -> 
     TriMesh::from_triangles(&tris).unwrap()
 }
 
+/// The closed cube `[0, size]³` as 12 triangles wound outwards.
+pub fn cube<T: Scalar>(size: f64) -> TriMesh<T> {
+    let v = (0..8)
+        .map(|i| {
+            Point3::new(
+                T::lit(size * (i & 1) as f64),
+                T::lit(size * ((i >> 1) & 1) as f64),
+                T::lit(size * ((i >> 2) & 1) as f64),
+            )
+        })
+        .collect();
+    let f = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    TriMesh::new(v, f).unwrap()
+}
+
 /// A closed UV sphere with `rings` x `segments` quads (as triangles).
 pub fn uv_sphere<T: Scalar>(radius: f64, rings: u32, segments: u32) -> TriMesh<T> {
     let mut v = vec![Point3::new(0.0, 0.0, radius)];
