@@ -7,6 +7,7 @@ mod error;
 pub mod gjk;
 pub mod manifold;
 pub mod query;
+mod scale;
 pub mod shape;
 mod support;
 pub mod toi;

@@ -14,6 +14,7 @@
 mod dispatch;
 mod request;
 mod result;
+mod scaled;
 mod support_pair;
 
 pub use request::QueryRequest;
@@ -54,7 +55,13 @@ where
     A: SupportMap<T> + ?Sized,
     B: SupportMap<T> + ?Sized,
 {
-    finite(pose_a, pose_b) && dispatch::intersects(a, pose_a, b, pose_b, request)
+    if !finite(pose_a, pose_b) {
+        return false;
+    }
+    match scaled::scaling(a, pose_a, b, pose_b) {
+        Some(f) => scaled::intersects(a, pose_a, b, pose_b, request, f),
+        None => dispatch::intersects(a, pose_a, b, pose_b, request),
+    }
 }
 
 /// The distance between the shapes with the closest point on each and the
@@ -86,7 +93,10 @@ where
     if !finite(pose_a, pose_b) {
         return DistanceResult::non_finite();
     }
-    dispatch::distance(a, pose_a, b, pose_b, request)
+    match scaled::scaling(a, pose_a, b, pose_b) {
+        Some(f) => scaled::distance(a, pose_a, b, pose_b, request, f),
+        None => dispatch::distance(a, pose_a, b, pose_b, request),
+    }
 }
 
 /// The signed distance between the shapes: when they overlap, minus the
@@ -122,5 +132,8 @@ where
     if !finite(pose_a, pose_b) {
         return ContactResult::non_finite();
     }
-    dispatch::contact(a, pose_a, b, pose_b, request)
+    match scaled::scaling(a, pose_a, b, pose_b) {
+        Some(f) => scaled::contact(a, pose_a, b, pose_b, request, f),
+        None => dispatch::contact(a, pose_a, b, pose_b, request),
+    }
 }

@@ -4,6 +4,7 @@
 mod check;
 mod closed_forms;
 mod common;
+mod far_scales;
 mod fuzz_input;
 mod fuzz_seeds;
 mod gjk_epa;

@@ -3,16 +3,50 @@
 
 use super::{ConvexHull, polygons};
 use crate::error::ShapeError;
+use crate::scale::{PowerOfTwo, to_unit};
 use clash_bv::{Aabb, BoundingVolume, Obb, Sphere};
 use clash_math::{MathError, Point3, Scalar, Vector3, point_is_finite};
 
-/// The hull of `points`.
+/// The hull of `points`, built at unit size when they are far from it
+/// (see [`crate::scale`]): the hull's vertices are the input points, so
+/// scaling back gives them exactly.
 pub(super) fn from_points<T: Scalar>(points: &[Point3<T>]) -> Result<ConvexHull<T>, ShapeError> {
+    let m = points
+        .iter()
+        .map(|p| p.coords.amax())
+        .fold(T::ZERO, |m, x| m.max_of(x));
+    match to_unit(m) {
+        Some(f) => {
+            let unit: Vec<_> = points.iter().map(|p| f.point(p)).collect();
+            Ok(scaled(unit_size(&unit)?, f.inverse()))
+        }
+        None => unit_size(points),
+    }
+}
+
+/// The hull of points whose magnitude needs no scaling.
+fn unit_size<T: Scalar>(points: &[Point3<T>]) -> Result<ConvexHull<T>, ShapeError> {
     let hull = clash_math::hull::ConvexHull::new(points).map_err(|e| match e {
         MathError::Empty => ShapeError::EmptyHull,
         MathError::NonFinite { index } => ShapeError::NonFinitePoint { index },
     })?;
     Ok(assemble(hull.vertices().to_vec(), hull.faces().to_vec()))
+}
+
+/// `hull` multiplied by `f` (a power of two: exact for the vertices).
+fn scaled<T: Scalar>(mut hull: ConvexHull<T>, f: PowerOfTwo<T>) -> ConvexHull<T> {
+    for v in &mut hull.vertices {
+        *v = f.point(v);
+    }
+    hull.center = f.point(&hull.center);
+    hull.extent = f.apply(hull.extent);
+    hull.local_obb.center = f.point(&hull.local_obb.center);
+    hull.local_obb.half_extents = f.vector(&hull.local_obb.half_extents);
+    hull.local_sphere = Sphere::new(
+        f.point(&hull.local_sphere.center),
+        f.apply(hull.local_sphere.radius),
+    );
+    hull
 }
 
 /// The hull of the vertices used by `triangles`.
