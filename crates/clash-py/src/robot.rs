@@ -168,7 +168,7 @@ impl Robot {
         let poses = self
             .robot
             .poses(&q.data)
-            .map_err(|e| Error::Value(e.to_string()))?;
+            .map_err(|e| Error::Value(format!("q: {e}")))?;
         let links = poses.links();
         let mut data = Vec::with_capacity(links.len() * 16);
         for p in links {

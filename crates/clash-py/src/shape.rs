@@ -65,15 +65,17 @@ fn checked_half_extents(h: &[f64]) -> Result<Vector3<f64>> {
     Ok(Vector3::new(h[0], h[1], h[2]))
 }
 
-/// The first point of a hull's input beyond [`Scalar::MAX_COORDINATE`],
-/// unless a non-finite one comes first (the hull names that one).
+/// The first point of a hull's input that is not finite or lies beyond
+/// [`Scalar::MAX_COORDINATE`].
 ///
 /// # Errors
 /// [`Error::Value`] naming the point, `points[i]`.
 fn hull_points_in_range(points: &[Point3<f64>]) -> Result<()> {
     for (i, p) in points.iter().enumerate() {
         if !p.iter().all(|x| x.is_finite()) {
-            return Ok(());
+            return Err(Error::Value(format!(
+                "Shape.convex_hull: points[{i}]: non-finite coordinate (NaN or infinity)"
+            )));
         }
         check_point(p).map_err(|e| Error::Value(format!("Shape.convex_hull: points[{i}]: {e}")))?;
     }

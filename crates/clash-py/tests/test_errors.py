@@ -216,7 +216,7 @@ def test_shapes_beyond_the_range_are_refused_naming_the_size():
            (np.nan, 1, 1))
     raises(ValueError, f"Shape.convex_hull: points[1]: coordinate 1e300 is beyond {LIMIT}",
            clash.Shape.convex_hull, [[0, 0, 0], [1e300, 0, 0], [0, 1, 0], [np.nan, 0, 0]])
-    raises(ValueError, "Shape.convex_hull: non-finite coordinate (NaN or infinity) in point 1",
+    raises(ValueError, "Shape.convex_hull: points[1]: non-finite coordinate (NaN or infinity)",
            clash.Shape.convex_hull, [[0, 0, 0], [np.nan, 0, 0], [1e300, 1, 0]])
     assert clash.Shape.ball(2.0 ** 128).params == (2.0 ** 128,)
 

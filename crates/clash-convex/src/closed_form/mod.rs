@@ -1,7 +1,8 @@
 //! Closed forms for the pairs where they are exact and faster than GJK:
 //! shapes whose cores are points or segments (balls, capsules, segments:
-//! [`swept`]), a ball against a box, a cylinder or a cone ([`ball_solid`])
-//! and box against box by
+//! [`swept`]), a ball against a box, a cylinder or a cone ([`ball_solid`]),
+//! a triangle against a ball, capsule or segment while they are apart
+//! ([`triangle_swept`]) and box against box by
 //! separating axes ([`cuboid_cuboid`], RTCD §4.4.1). [`crate::query`]
 //! dispatches to them through [`crate::SupportMap::shape_ref`].
 //!
@@ -13,6 +14,7 @@
 pub(crate) mod ball_solid;
 pub(crate) mod cuboid_cuboid;
 pub(crate) mod swept;
+pub(crate) mod triangle_swept;
 
 use crate::query::{ContactResult, QueryStatus, WarmStart};
 use crate::shape::ShapeRef;

@@ -3,7 +3,9 @@
 
 use super::support_pair;
 use super::{ContactResult, DistanceResult, QueryRequest, QueryStatus, WarmStart};
-use crate::closed_form::{self, ClosedForm, Relative, ball_solid, cuboid_cuboid, swept};
+use crate::closed_form::{
+    self, ClosedForm, Relative, ball_solid, cuboid_cuboid, swept, triangle_swept,
+};
 use crate::shape::ShapeRef;
 use crate::support::SupportMap;
 use clash_math::{Isometry3, Point3, Scalar, Vector3};
@@ -154,6 +156,9 @@ where
         }
         _ => {}
     }
+    if let Some(c) = triangle_swept::Cores::of(a, pose_a, b, pose_b).and_then(|c| c.contact()) {
+        return bounded(c, request);
+    }
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, _) => bounded(c, request),
         ClosedForm::SeparatedBoxes(axis) => {
@@ -216,6 +221,32 @@ where
     // Boxes have no closed-form distance: GJK measures it directly.
     if let (Some(ShapeRef::Cuboid(_)), Some(ShapeRef::Cuboid(_))) = (a.shape_ref(), b.shape_ref()) {
         return support_pair::distance(a, pose_a, b, pose_b, request);
+    }
+    if let Some(cores) = triangle_swept::Cores::of(a, pose_a, b, pose_b) {
+        return match cores.contact() {
+            Some(c) => {
+                let c = bounded(c, request);
+                DistanceResult {
+                    distance: c.distance,
+                    nearest_points: c.nearest_points,
+                    normal: c.normal,
+                    status: c.status,
+                    error_bound: T::ZERO,
+                    warm_start: c.warm_start,
+                }
+            }
+            None => {
+                let p = cores.common_point();
+                DistanceResult {
+                    distance: T::ZERO,
+                    nearest_points: [p, p],
+                    normal: Vector3::zeros(),
+                    status: QueryStatus::Converged,
+                    error_bound: T::ZERO,
+                    warm_start: WarmStart::default(),
+                }
+            }
+        };
     }
     // A ball against a box, cylinder or cone, without the contact.
     if let Some(p) = ball_with_other(a, pose_a, b, pose_b) {
@@ -281,6 +312,9 @@ where
             );
         }
         return support_pair::intersects(a, pose_a, b, pose_b, request);
+    }
+    if let Some(cores) = triangle_swept::Cores::of(a, pose_a, b, pose_b) {
+        return cores.gap() <= request.security_margin;
     }
     match closed(a, pose_a, b, pose_b) {
         ClosedForm::Contact(c, _) => c.distance <= request.security_margin,

@@ -16,3 +16,4 @@ mod round_shapes;
 mod shapes;
 mod single_precision;
 mod toi;
+mod triangle_swept;
