@@ -43,10 +43,10 @@ if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
   DIST="$(mktemp -d)"
   "$VENV/bin/maturin" build --quiet --release --manifest-path "$REPO/crates/clash-py/Cargo.toml" \
     --interpreter "$VENV/bin/python" --out "$DIST"
-  "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$DIST"/clash-*.whl
+  "$VENV/bin/python" -m pip install --quiet --force-reinstall --no-deps "$DIST"/clash_collision-*.whl
   rm -rf "$DIST"
-  echo "==> cargo build --release -p clash-cli" >&2
-  (cd "$REPO" && cargo build --release -p clash-cli)
+  echo "==> cargo build --release -p clash-collision-cli" >&2
+  (cd "$REPO" && cargo build --release -p clash-collision-cli)
 fi
 
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1

@@ -46,8 +46,8 @@ fi
 TARGET="${CARGO_TARGET_DIR:-$REPO/target}"
 BIN="${CLASH:-$TARGET/release/clash}"
 if [[ -z "${CLASH:-}" && "${SKIP_BUILD:-0}" != "1" ]]; then
-  echo "==> cargo build --release -p clash-cli (target dir $TARGET)" >&2
-  (cd "$REPO" && cargo build --release -p clash-cli)
+  echo "==> cargo build --release -p clash-collision-cli (target dir $TARGET)" >&2
+  (cd "$REPO" && cargo build --release -p clash-collision-cli)
 fi
 if [[ ! -x "$BIN" ]]; then
   echo "clash binary not found at $BIN" >&2

@@ -252,7 +252,8 @@ pub struct RobotArgs {
     /// that are not mimics (revolute, continuous, prismatic), in the URDF's
     /// order, separated by spaces or commas; mimic joints follow their
     /// leader. Blank lines and `#` comments are skipped. A value outside
-    /// its joint's limits is an error naming the line.
+    /// its joint's limits is an error naming the line. `-` reads standard
+    /// input.
     #[arg(long)]
     pub configs: PathBuf,
     /// Answer the minimum distance between checked link pairs (and its
@@ -264,7 +265,9 @@ pub struct RobotArgs {
     pub ignore_limits: bool,
     /// Where a `package://` URI's package lives, as `NAME=DIR` (repeatable;
     /// `NAME` may hold folders, e.g.
-    /// `example-robot-data/robots/panda_description=./panda`).
+    /// `example-robot-data/robots/panda_description=./panda`). Packages not
+    /// given are looked for on `ROS_PACKAGE_PATH`, then as a folder named
+    /// so (or holding a `package.xml` naming it) above the URDF.
     #[arg(long = "package", value_name = "NAME=DIR")]
     pub packages: Vec<String>,
     /// Use each collision mesh's convex hull (faster; robotics users mark

@@ -15,9 +15,10 @@ use rayon::prelude::*;
 use std::path::Path;
 use std::time::Instant;
 
-/// The Stanford bunny at low resolution (902 triangles), from the repository's
-/// `data/meshes` (see its README for source and license).
-const BUNNY_STL: &[u8] = include_bytes!("../../../data/meshes/bunny_lo.stl");
+/// The Stanford bunny at low resolution (902 triangles): `data/bunny_lo.stl`,
+/// the repository's `data/meshes/bunny_lo.stl` (see `data/README.md` for its
+/// source and licence).
+const BUNNY_STL: &[u8] = include_bytes!("../data/bunny_lo.stl");
 
 /// Runs the demo.
 pub fn run(args: &DemoArgs) -> CliResult<()> {

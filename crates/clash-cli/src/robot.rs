@@ -28,9 +28,10 @@ struct DistanceLine<'a> {
     point_b: [f64; 3],
 }
 
-/// The package map of the `--package NAME=DIR` arguments.
+/// The package map of the `--package NAME=DIR` arguments, then
+/// `ROS_PACKAGE_PATH`'s packages.
 fn package_map(packages: &[String]) -> CliResult<PackageMap> {
-    let mut map = PackageMap::new();
+    let mut map = PackageMap::from_env();
     for p in packages {
         let (name, dir) = p
             .split_once('=')
@@ -47,7 +48,10 @@ fn package_map(packages: &[String]) -> CliResult<PackageMap> {
 pub fn run(args: &RobotArgs) -> CliResult<()> {
     let packages = package_map(&args.packages)?;
     let robot =
-        Robot::from_urdf_file(&args.urdf, &packages).map_err(|e| CliError::new(e.to_string()))?;
+        Robot::from_urdf_file(&args.urdf, &packages).map_err(|e| match e.unknown_package() {
+            Some(p) => CliError::new(format!("{e}; give its folder with --package {p}=DIR")),
+            None => CliError::new(e.to_string()),
+        })?;
     let acm = match &args.srdf {
         Some(path) => Some(
             Srdf::from_file(path, &robot)
@@ -61,9 +65,12 @@ pub fn run(args: &RobotArgs) -> CliResult<()> {
     } else {
         LimitCheck::Enforce
     };
-    let configs = robot
-        .read_configurations(&args.configs, limits)
-        .map_err(|e| CliError::new(e.to_string()))?;
+    let configs = if args.configs.as_os_str() == "-" {
+        robot.read_configurations_from(std::io::stdin().lock(), Path::new("<stdin>"), limits)
+    } else {
+        robot.read_configurations(&args.configs, limits)
+    }
+    .map_err(|e| CliError::new(e.to_string()))?;
     let options = RobotWorldOptions {
         meshes_as_convex_hulls: args.convex_hulls,
         ..RobotWorldOptions::default()

@@ -23,15 +23,13 @@ fn as_numpy<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyU
     Ok(arr.cast_into::<PyUntypedArray>()?)
 }
 
-/// The dtype's one-letter kind (`b'f'` for floats, `b'i'` signed, `b'u'`
-/// unsigned, ...) and its name.
-fn kind_and_name(arr: &Bound<'_, PyUntypedArray>) -> (u8, String) {
-    let dtype = arr.dtype();
-    let name = dtype
+/// The dtype's name, for messages (numpy computes it in Python: only on
+/// the error path).
+fn dtype_name(arr: &Bound<'_, PyUntypedArray>) -> String {
+    arr.dtype()
         .str()
         .map(|s| s.to_string())
-        .unwrap_or_else(|_| "?".into());
-    (dtype.kind(), name)
+        .unwrap_or_else(|_| "?".into())
 }
 
 /// `arr` converted to a C-contiguous array of `dtype` (`numpy.ascontiguousarray`;
@@ -47,11 +45,22 @@ fn contiguous<'py>(arr: &Bound<'py, PyUntypedArray>, dtype: &str) -> PyResult<Bo
 /// `ValueError` naming `name` for anything numpy cannot read as an array or
 /// whose dtype is not real (complex, bool, strings, objects).
 pub fn read_f64(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Array> {
+    // The usual case, a C-contiguous float64 array, without numpy's
+    // conversions (each a Python call: they cost more than one query).
+    if let Ok(a) = obj.cast::<PyArrayDyn<f64>>()
+        && let Ok(r) = a.try_readonly()
+        && let Ok(data) = r.as_slice()
+    {
+        return Ok(Array {
+            data: data.to_vec(),
+            shape: a.shape().to_vec(),
+        });
+    }
     let arr = as_numpy(obj, name)?;
-    let (kind, dtype) = kind_and_name(&arr);
-    if !matches!(kind, b'f' | b'i' | b'u') {
+    if !matches!(arr.dtype().kind(), b'f' | b'i' | b'u') {
         return Err(Error::Value(format!(
-            "{name} must be an array of real numbers, not of dtype {dtype}"
+            "{name} must be an array of real numbers, not of dtype {}",
+            dtype_name(&arr)
         ))
         .into());
     }
@@ -70,11 +79,12 @@ pub fn read_f64(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Array> {
 /// outside `0..num_vertices` (the message of `MeshError::IndexOutOfRange`).
 pub fn read_faces(obj: &Bound<'_, PyAny>, num_vertices: usize) -> PyResult<Vec<[u32; 3]>> {
     let arr = as_numpy(obj, "faces")?;
-    let (kind, dtype) = kind_and_name(&arr);
+    let kind = arr.dtype().kind();
     let shape = arr.shape().to_vec();
     if !matches!(kind, b'i' | b'u') {
         return Err(Error::Value(format!(
-            "faces must be an array of integers, not of dtype {dtype}"
+            "faces must be an array of integers, not of dtype {}",
+            dtype_name(&arr)
         ))
         .into());
     }

@@ -19,7 +19,6 @@ use clash::convex::query::{self, QueryRequest};
 use clash::math::{Isometry3, Point3, Vector3};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use std::sync::Arc;
 
 /// One side of a query: a tree or a convex shape.
@@ -27,7 +26,7 @@ pub enum Body {
     /// A `clash.Tree`.
     Tree(Arc<AnyTree>),
     /// A `clash.Shape`.
-    Shape(Shape<f64>),
+    Shape(Arc<Shape<f64>>),
 }
 
 impl Body {
@@ -148,13 +147,13 @@ fn swap_contact(pose: &Isometry3<f64>, row: ContactRow) -> ContactRow {
     (d, vec3(&n), map(pa), map(pb), [ta, tb])
 }
 
-/// Runs `f` on each pose in parallel, in input order, naming the first
-/// failing pose.
+/// Runs `f` on each pose as [`crate::pool::map`] runs, in input order,
+/// naming the first failing pose.
 fn each<R: Send>(
     poses: &[RelativePose<f64>],
     f: impl Fn(&Isometry3<f64>) -> Result<R> + Sync,
 ) -> Result<Vec<R>> {
-    let out: Vec<Result<R>> = poses.par_iter().map(|q| f(&q.iso)).collect();
+    let out: Vec<Result<R>> = crate::pool::map(poses, |_, q| f(&q.iso));
     out.into_iter()
         .enumerate()
         .map(|(i, r)| r.map_err(|e| e.context(&format!("poses[{i}]"))))
@@ -174,13 +173,14 @@ pub fn collide(
     let req = QueryRequest::default();
     let answers = match (a, b) {
         (Body::Shape(sa), Body::Shape(sb)) => each(&p.poses, |q| {
+            let (sa, sb) = (&**sa, &**sb);
             let hit = query::intersects(sa, &Isometry3::identity(), sb, q, &req);
             Ok(if hit { vec![[-1, -1]] } else { Vec::new() })
         })?,
         (Body::Tree(t), Body::Shape(s)) => with_f64_tree!(&**t, tree => {
             let ts = TreeShape { tree, shape: s };
             each(&p.poses, |q| Ok(if any {
-                if tree.intersects_convex(s, q, &req) { vec![[-1, -1]] } else { Vec::new() }
+                if tree.intersects_convex(&**s, q, &req) { vec![[-1, -1]] } else { Vec::new() }
             } else {
                 ts.triangles(q).into_iter().map(|t| [i64::from(t), -1]).collect()
             }))?
@@ -190,7 +190,7 @@ pub fn collide(
             each(&p.poses, |q| {
                 let inv = q.inverse();
                 Ok(if any {
-                    if tree.intersects_convex(s, &inv, &req) { vec![[-1, -1]] } else { Vec::new() }
+                    if tree.intersects_convex(&**s, &inv, &req) { vec![[-1, -1]] } else { Vec::new() }
                 } else {
                     ts.triangles(&inv).into_iter().map(|t| [-1, i64::from(t)]).collect()
                 })
@@ -209,6 +209,7 @@ pub fn distance(a: &Body, b: &Body, poses: &Array) -> Result<(Vec<DistanceRow>, 
     let req = QueryRequest::default();
     let answers = match (a, b) {
         (Body::Shape(sa), Body::Shape(sb)) => each(&p.poses, |q| {
+            let (sa, sb) = (&**sa, &**sb);
             let d = query::distance(sa, &Isometry3::identity(), sb, q, &req);
             let [pa, pb] = d.nearest_points;
             Ok((d.distance, xyz(&pa), xyz(&pb), [-1, -1]))
@@ -243,6 +244,7 @@ pub fn contact(a: &Body, b: &Body, poses: &Array) -> Result<(Vec<ContactRow>, Op
     let req = QueryRequest::default();
     let answers = match (a, b) {
         (Body::Shape(sa), Body::Shape(sb)) => each(&p.poses, |q| {
+            let (sa, sb) = (&**sa, &**sb);
             let c = query::contact(sa, &Isometry3::identity(), sb, q, &req);
             let [pa, pb] = c.nearest_points;
             Ok((c.distance, vec3(&c.normal), xyz(&pa), xyz(&pb), [-1, -1]))

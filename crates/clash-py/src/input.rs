@@ -11,7 +11,6 @@ use crate::error::{Error, Result};
 use clash::bv::RelativePose;
 use clash::math::{Point3, Ray, Scalar, Vector3, check_direction, check_vector};
 use clash::pose::{MatrixPose, ROTATION_TOLERANCE, pose_from_matrix};
-use rayon::prelude::*;
 use std::sync::Mutex;
 
 /// A numpy array read as `f64`: its elements in C order and its shape.
@@ -92,7 +91,8 @@ pub struct Poses<T: Scalar> {
 }
 
 /// The poses of a `(N, 4, 4)` or `(N, 3, 4)` array, checked and converted in
-/// parallel on the current rayon pool, as `clash::pose::pose_from_matrix`
+/// parallel on the current rayon pool (sequentially in a batch run
+/// inline, see [`crate::pool::run_batch`]), as `clash::pose::pose_from_matrix`
 /// converts each line of a poses file: the matrix is used exactly as given.
 ///
 /// # Errors
@@ -113,11 +113,7 @@ pub fn poses_named<T: Scalar>(
     layout: PoseLayout,
     name: impl Fn(usize) -> String,
 ) -> Result<Poses<T>> {
-    let read: Vec<_> = a
-        .data
-        .par_chunks_exact(layout.stride())
-        .map(|m| read_pose::<T>(layout, m))
-        .collect();
+    let read = crate::pool::map_chunks(&a.data, layout.stride(), |_, m| read_pose::<T>(layout, m));
     let mut poses = Vec::with_capacity(read.len());
     let mut repaired = Repaired::default();
     for (i, r) in read.into_iter().enumerate() {
@@ -135,7 +131,7 @@ pub fn poses_named<T: Scalar>(
 }
 
 /// `f` applied to each pose of a `(N, 4, 4)` or `(N, 3, 4)` array as it is
-/// read, in parallel on the current rayon pool, answers in input order,
+/// read, as [`crate::pool::map_chunks`] runs, answers in input order,
 /// with the note of [`Poses::note`]: one pass over the matrices, with no
 /// list of poses in between (the batch queries' path).
 ///
@@ -151,11 +147,8 @@ pub fn map_poses<T: Scalar, A: Send + Default>(
     // when one is met, and keeps the lowest index whatever the order.
     let first_error: Mutex<Option<(usize, String)>> = Mutex::new(None);
     let repaired: Mutex<Repaired> = Mutex::new(Repaired::default());
-    let answers = a
-        .data
-        .par_chunks_exact(layout.stride())
-        .enumerate()
-        .map(|(i, m)| match read_pose::<T>(layout, m) {
+    let answers = crate::pool::map_chunks(&a.data, layout.stride(), |i, m| {
+        match read_pose::<T>(layout, m) {
             Ok(p) => {
                 if p.repaired {
                     let mut r = repaired.lock().unwrap_or_else(|e| e.into_inner());
@@ -171,8 +164,8 @@ pub fn map_poses<T: Scalar, A: Send + Default>(
                 }
                 A::default()
             }
-        })
-        .collect();
+        }
+    });
     if let Some((i, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(Error::Value(format!("poses[{i}]: {e}")));
     }

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 /// The native part of the `clash` package (import `clash`, not this).
 #[pymodule(name = "_clash")]
 fn clash_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    pool::init();
     m.add_class::<mesh::Mesh>()?;
     m.add_class::<tree::Tree>()?;
     m.add_class::<shape::PyShape>()?;

@@ -3,7 +3,7 @@
 //! mesh sources `Tree.build` accepts.
 
 use crate::arrays;
-use crate::error::{Error, Result, catch_panic};
+use crate::error::{Error, Result};
 use crate::input::{Array, shape_text};
 use clash::bvh::{MeshError, TriMesh};
 use clash::math::{Point3, Scalar};
@@ -133,7 +133,9 @@ impl Mesh {
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         let mesh = py.detach(|| {
-            catch_panic(|| clash::mesh_file::load_mesh::<f64>(&path).map_err(Error::mesh_file))
+            crate::pool::on_pool(|| {
+                clash::mesh_file::load_mesh::<f64>(&path).map_err(Error::mesh_file)
+            })
         })?;
         Ok(Self {
             mesh: Arc::new(mesh),

@@ -21,7 +21,6 @@ use core::ops::ControlFlow;
 use pyo3::exceptions::PyUserWarning;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use rayon::prelude::*;
 use std::ffi::CString;
 
 /// What `collide` returns per pose.
@@ -70,14 +69,15 @@ pub(crate) fn warn(py: Python<'_>, note: Option<String>) -> PyResult<()> {
     Ok(())
 }
 
-/// Runs `f` without the GIL on the pool `threads` names, a panic becoming
-/// a `RuntimeError`.
+/// Runs a batch of `items` items without the GIL, as
+/// [`pool::run_batch`] does, a panic becoming a `RuntimeError`.
 pub(crate) fn batch<R: Send>(
     py: Python<'_>,
     threads: Option<usize>,
+    items: usize,
     f: impl FnOnce() -> Result<R> + Send,
 ) -> PyResult<R> {
-    Ok(py.detach(|| catch_panic(|| pool::run(threads, f)?))?)
+    Ok(py.detach(|| catch_panic(|| pool::run_batch(threads, items, f)?))?)
 }
 
 /// The two trees' contents, or the command line's message when they are of
@@ -145,13 +145,12 @@ pub fn collide<'py>(
     b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
     mode: &str,
-    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mode = CollideMode::parse(mode)?;
-    let threads = pool::threads_arg(threads)?;
     let (a, b) = (Body::extract(a, "a")?, Body::extract(b, "b")?);
     let poses = arrays::read_f64(poses, "poses")?;
-    let (answers, note) = batch(py, threads, || match (&a, &b) {
+    let (answers, note) = batch(py, threads, poses.rows(), || match (&a, &b) {
         (Body::Tree(a), Body::Tree(b)) => {
             let (a, b) = (&**a, &**b);
             with_tree_pair!(a, b, (x, y) => collide_as(x, y, &poses, mode), _ => Err(mismatch(a, b)))
@@ -236,17 +235,16 @@ pub fn distance<'py>(
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
-    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
 ) -> PyResult<(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
 )> {
-    let threads = pool::threads_arg(threads)?;
     let (a, b) = (Body::extract(a, "a")?, Body::extract(b, "b")?);
     let poses = arrays::read_f64(poses, "poses")?;
-    let ((d, pa, pb, tri), note) = batch(py, threads, || match (&a, &b) {
+    let ((d, pa, pb, tri), note) = batch(py, threads, poses.rows(), || match (&a, &b) {
         (Body::Tree(a), Body::Tree(b)) => {
             let (a, b) = (&**a, &**b);
             with_tree_pair!(a, b, (x, y) => distance_as(x, y, &poses), _ => Err(mismatch(a, b)))
@@ -301,7 +299,7 @@ pub fn contact<'py>(
     a: &Bound<'py, PyAny>,
     b: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
-    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
 ) -> PyResult<(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
@@ -309,10 +307,11 @@ pub fn contact<'py>(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
 )> {
-    let threads = pool::threads_arg(threads)?;
     let (a, b) = (Body::extract(a, "a")?, Body::extract(b, "b")?);
     let poses = arrays::read_f64(poses, "poses")?;
-    let (found, note) = batch(py, threads, || convex::contact(&a, &b, &poses))?;
+    let (found, note) = batch(py, threads, poses.rows(), || {
+        convex::contact(&a, &b, &poses)
+    })?;
     warn(py, note)?;
     let mut d = Vec::with_capacity(found.len());
     let (mut n, mut pa, mut pb, mut t) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -348,7 +347,11 @@ fn raycast_as<T: Scalar, B: BvQuery<T>>(
         t_max: T::lit(t_range.1),
         culling,
     };
-    let found: Vec<_> = tree.cast_rays(&rays, &query);
+    let found: Vec<_> = if pool::inline() {
+        rays.iter().map(|r| tree.cast_ray(r, &query)).collect()
+    } else {
+        tree.cast_rays(&rays, &query)
+    };
     let mut out: Hits = Default::default();
     for h in found {
         out.0.push(h.is_some());
@@ -388,7 +391,7 @@ pub fn raycast<'py>(
     t_min: f64,
     t_max: f64,
     front_faces_only: bool,
-    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
 ) -> PyResult<(
     Bound<'py, PyAny>,
     Bound<'py, PyAny>,
@@ -399,7 +402,6 @@ pub fn raycast<'py>(
     if t_min.is_nan() || t_max.is_nan() {
         return Err(Error::Value("t_min and t_max must be numbers, not NaN".into()).into());
     }
-    let threads = pool::threads_arg(threads)?;
     let origins = arrays::read_f64(origins, "origins")?;
     let directions = arrays::read_f64(directions, "directions")?;
     let culling = if front_faces_only {
@@ -411,6 +413,7 @@ pub fn raycast<'py>(
     let (hit, t, tri, point, normal) = batch(
         py,
         threads,
+        origins.rows(),
         || with_tree!(tree, x => raycast_as(x, &origins, &directions, (t_min, t_max), culling)),
     )?;
     Ok((
@@ -437,20 +440,18 @@ fn closest_as<T: Scalar, B: BvQuery<T>>(
                 clash::bvh::SignedDistanceError::NotClosed.to_string(),
             ));
         }
-        pts.par_iter()
-            .map(|p| {
-                tree.signed_distance(p)
-                    .map(|s| (s.distance, s.closest))
-                    .map_err(|e| Error::Value(e.to_string()))
-            })
-            .collect::<Result<_>>()?
+        pool::map(&pts, |_, p| {
+            tree.signed_distance(p)
+                .map(|s| (s.distance, s.closest))
+                .map_err(|e| Error::Value(e.to_string()))
+        })
+        .into_iter()
+        .collect::<Result<_>>()?
     } else {
-        pts.par_iter()
-            .map(|p| {
-                let c = tree.closest_point(p);
-                (c.distance_squared.sqrt(), c)
-            })
-            .collect()
+        pool::map(&pts, |_, p| {
+            let c = tree.closest_point(p);
+            (c.distance_squared.sqrt(), c)
+        })
     };
     let mut out: Closest = Default::default();
     for (i, (d, c)) in found.into_iter().enumerate() {
@@ -474,15 +475,15 @@ fn closest_query<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     points: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<usize>,
     signed: bool,
 ) -> PyResult<ClosestArrays<'py>> {
-    let threads = pool::threads_arg(threads)?;
     let points = arrays::read_f64(points, "points")?;
     let tree = &*tree.get().tree;
     let (d, p, t) = batch(
         py,
         threads,
+        points.rows(),
         || with_tree!(tree, x => closest_as(x, &points, signed)),
     )?;
     Ok((
@@ -504,7 +505,7 @@ pub fn closest_points<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     points: &Bound<'py, PyAny>,
-    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
 ) -> PyResult<ClosestArrays<'py>> {
     closest_query(py, tree, points, threads, false)
 }
@@ -521,7 +522,7 @@ pub fn signed_distance<'py>(
     py: Python<'py>,
     tree: &Bound<'py, Tree>,
     points: &Bound<'py, PyAny>,
-    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+    #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
 ) -> PyResult<ClosestArrays<'py>> {
     closest_query(py, tree, points, threads, true)
 }

@@ -34,7 +34,10 @@ fn robot_error(e: &RobotError) -> Error {
             errno: io.raw_os_error(),
             message: e.to_string(),
         },
-        _ => Error::Value(e.to_string()),
+        _ => match e.unknown_package() {
+            Some(p) => Error::Value(format!("{e}; give its folder in packages={{{p:?}: DIR}}")),
+            None => Error::Value(e.to_string()),
+        },
     }
 }
 
@@ -74,8 +77,10 @@ pub struct Robot {
 #[pymethods]
 impl Robot {
     /// Loads a URDF file. ``packages`` maps ``package://`` prefixes to
-    /// folders (``{"my_robot_description": "/path/to/it"}``); other mesh
-    /// paths resolve against the URDF's folder.
+    /// folders (``{"my_robot_description": "/path/to/it"}``); a package it
+    /// does not name is looked for on ``ROS_PACKAGE_PATH``, then as a
+    /// folder named so (or holding a ``package.xml`` naming it) above the
+    /// URDF. Other mesh paths resolve against the URDF's folder.
     ///
     /// Raises ``OSError`` when the URDF cannot be read, ``ValueError``
     /// naming the file, line and element for anything wrong in it
@@ -87,12 +92,14 @@ impl Robot {
         urdf: PathBuf,
         packages: Option<HashMap<String, PathBuf>>,
     ) -> PyResult<Self> {
-        let mut map = PackageMap::new();
+        let mut map = PackageMap::from_env();
         for (k, v) in packages.unwrap_or_default() {
             map.insert(k, v);
         }
         let robot = py.detach(|| {
-            catch_panic(|| RustRobot::from_urdf_file(&urdf, &map).map_err(|e| robot_error(&e)))
+            crate::pool::on_pool(|| {
+                RustRobot::from_urdf_file(&urdf, &map).map_err(|e| robot_error(&e))
+            })
         })?;
         Ok(Self {
             robot: Arc::new(robot),
@@ -312,7 +319,7 @@ impl RobotWorld {
             ..RobotWorldOptions::default()
         };
         let world = py.detach(|| {
-            catch_panic(|| {
+            crate::pool::on_pool(|| {
                 let acm = match &srdf {
                     Some(path) => Some(
                         Srdf::from_file(path, &robot)
@@ -378,7 +385,7 @@ impl RobotWorld {
     ) -> PyResult<i64> {
         let geometry: Geometry<f64, clash::bv::Obb<f64>> =
             match Body::extract(geometry, "geometry")? {
-                Body::Shape(s) => Geometry::Convex(s),
+                Body::Shape(s) => Geometry::Convex((*s).clone()),
                 Body::Tree(t) => match &*t {
                     AnyTree::F64Obb(tree) => Geometry::Mesh(tree.clone()),
                     other => {
@@ -396,7 +403,7 @@ impl RobotWorld {
             None => (Isometry3::identity(), None),
         };
         let index = py.detach(|| {
-            catch_panic(|| {
+            crate::pool::on_pool(|| {
                 let mut inner = self.world.write().unwrap_or_else(|e| e.into_inner());
                 let h = inner
                     .world
@@ -425,9 +432,8 @@ impl RobotWorld {
         py: Python<'py>,
         q: &Bound<'py, PyAny>,
         margin: f64,
-        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
-        let threads = pool::threads_arg(threads)?;
         let configs = self.configs(q)?;
         let query = WorldQuery {
             margin,
@@ -457,9 +463,8 @@ impl RobotWorld {
         q: &Bound<'py, PyAny>,
         max_distance: f64,
         stop_below: f64,
-        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
     ) -> PyResult<DistanceArrays<'py>> {
-        let threads = pool::threads_arg(threads)?;
         let configs = self.configs(q)?;
         let query = WorldQuery {
             max_distance,

@@ -10,6 +10,7 @@ use clash::math::{Point3, Scalar, Vector3, check_point};
 use numpy::PyArray2;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
+use std::sync::Arc;
 
 /// A constructor's shape error as a `ValueError` naming the constructor.
 fn invalid(what: &str) -> impl Fn(clash::convex::ShapeError) -> Error + '_ {
@@ -94,7 +95,8 @@ fn hull_points_in_range(points: &[Point3<f64>]) -> Result<()> {
 /// pickle by their constructor's arguments.
 #[pyclass(name = "Shape", module = "clash", frozen)]
 pub struct PyShape {
-    pub(crate) shape: Shape<f64>,
+    /// Shared, so that a call taking the shape does not copy a hull.
+    pub(crate) shape: Arc<Shape<f64>>,
     /// The constructor's margin (the shapes' own `margin()` also counts a
     /// ball's or capsule's radius).
     margin: f64,
@@ -103,7 +105,7 @@ pub struct PyShape {
 impl PyShape {
     /// The constructor's name and its arguments besides the margin.
     fn parts(&self) -> (&'static str, Vec<f64>) {
-        match &self.shape {
+        match &*self.shape {
             Shape::Ball(b) => ("ball", vec![b.radius()]),
             Shape::Cuboid(c) => ("box", c.half_extents().as_slice().to_vec()),
             Shape::Capsule(c) => ("capsule", vec![c.half_height(), c.radius()]),
@@ -142,7 +144,7 @@ impl PyShape {
             .map_err(invalid("ball"))?;
         in_range("ball", &[("radius", radius), ("margin", margin)])?;
         Ok(Self {
-            shape: b.into(),
+            shape: Arc::new(b.into()),
             margin,
         })
     }
@@ -167,7 +169,7 @@ impl PyShape {
             .map_err(invalid("box"))?;
         in_range("box", &[("margin", margin)])?;
         Ok(Self {
-            shape: c.into(),
+            shape: Arc::new(c.into()),
             margin,
         })
     }
@@ -192,7 +194,7 @@ impl PyShape {
             ],
         )?;
         Ok(Self {
-            shape: c.into(),
+            shape: Arc::new(c.into()),
             margin,
         })
     }
@@ -217,7 +219,7 @@ impl PyShape {
             ],
         )?;
         Ok(Self {
-            shape: c.into(),
+            shape: Arc::new(c.into()),
             margin,
         })
     }
@@ -242,7 +244,7 @@ impl PyShape {
             ],
         )?;
         Ok(Self {
-            shape: c.into(),
+            shape: Arc::new(c.into()),
             margin,
         })
     }
@@ -268,7 +270,7 @@ impl PyShape {
             })
         })?;
         Ok(Self {
-            shape: hull.into(),
+            shape: Arc::new(hull.into()),
             margin,
         })
     }
@@ -290,7 +292,7 @@ impl PyShape {
     /// shapes).
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray2<f64>>> {
-        match &self.shape {
+        match &*self.shape {
             Shape::ConvexHull(h) => Some(arrays::rows(
                 py,
                 h.vertices().iter().map(|p| [p.x, p.y, p.z]).collect(),

@@ -5,7 +5,7 @@
 //! the array it checked, as float64, for the caller to split.
 
 use crate::arrays::read_f64;
-use crate::error::{Error, Result, catch_panic};
+use crate::error::{Error, Result};
 use crate::input::{self, Array};
 use crate::kind::TreeKind;
 use clash::math::Scalar;
@@ -40,7 +40,7 @@ pub fn _check_poses<'py>(
     let f32 = is_f32(precision)?;
     let a = read_f64(poses, "poses")?;
     let note = py.detach(|| {
-        catch_panic(|| {
+        crate::pool::on_pool(|| {
             Ok(if f32 {
                 input::poses::<f32>(&a)?.note
             } else {

@@ -184,11 +184,10 @@ impl Tree {
         tight: bool,
         tight_above: Option<i64>,
         basic_fit: bool,
-        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
     ) -> PyResult<Self> {
         let kind = TreeKind::parse(bv, precision)?;
         let options = build_options(split, leaf_size, tight, tight_above, basic_fit)?;
-        let threads = pool::threads_arg(threads)?;
         let source = MeshSource::extract(mesh)?;
         let tree = py.detach(|| {
             catch_panic(|| {
@@ -208,7 +207,7 @@ impl Tree {
     #[classmethod]
     fn load(_cls: &Bound<'_, PyType>, py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         let tree = py.detach(|| {
-            catch_panic(|| {
+            crate::pool::on_pool(|| {
                 let what = path.display().to_string();
                 let kind = header_kind(&file_head(&path)?, &what)?;
                 with_kind!(kind, |T, B| load_as::<T, B>(&path))
@@ -237,7 +236,7 @@ impl Tree {
         };
         let bytes: &[u8] = &bytes;
         let tree = py.detach(|| {
-            catch_panic(|| {
+            crate::pool::on_pool(|| {
                 let kind = header_kind(bytes, BYTES)?;
                 with_kind!(kind, |T, B| from_bytes_as::<T, B>(bytes))
             })
@@ -251,7 +250,9 @@ impl Tree {
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let tree = &*self.tree;
         py.detach(|| {
-            catch_panic(|| with_tree!(tree, t => t.save(&path)).map_err(|e| Error::io(&path, &e)))
+            crate::pool::on_pool(|| {
+                with_tree!(tree, t => t.save(&path)).map_err(|e| Error::io(&path, &e))
+            })
         })?;
         Ok(())
     }
@@ -259,7 +260,8 @@ impl Tree {
     /// The tree and its mesh as ``bytes`` in the clash tree file format.
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let tree = &*self.tree;
-        let bytes = py.detach(|| catch_panic(|| Ok(with_tree!(tree, t => t.to_bytes()))))?;
+        let bytes =
+            py.detach(|| crate::pool::on_pool(|| Ok(with_tree!(tree, t => t.to_bytes()))))?;
         Ok(PyBytes::new(py, &bytes))
     }
 

@@ -67,7 +67,7 @@ def test_pose_arrays(tree):
     raises(ValueError, "a is a tree of type obb/f64 but b is one of type obb/f32; build both with the "
            "same bv and precision", c, tree, f32, poses())
     raises(ValueError, "unknown mode \"all\" (expected one of any, count, pairs)", c, tree, tree, poses(), "all")
-    raises(ValueError, "threads must be positive or None, not -1", c, tree, tree, poses(), threads=-1)
+    raises(ValueError, "threads must be a positive int or None, not -1", c, tree, tree, poses(), threads=-1)
     raises(TypeError, "...", c, tree, "tree", poses())
 
 
@@ -247,18 +247,25 @@ def test_joint_vectors_are_refused_naming_the_vector():
 
 def test_thread_counts_of_every_kind_name_the_argument(tree):
     """Issue 52: an int beyond 64 bits raised pyo3's ``OverflowError`` and
-    another type a ``TypeError``, neither naming ``threads``."""
+    another type a ``TypeError``, neither naming ``threads``; issue 47: zero,
+    bools, floats and strings are ``ValueError`` as negative counts are."""
     p = poses()
     for f, args in ((clash.collide, (tree, tree, p)), (clash.distance, (tree, tree, p)),
                     (clash.closest_points, (tree, [[0, 0, 0]])),
                     (clash.raycast, (tree, [[0, 0, -1]], [[0, 0, 1]]))):
-        raises(ValueError, "threads must be positive or None, not 1180591620717411303424", f, *args,
-               threads=2 ** 70)
-        raises(ValueError, "threads must be positive or None, not -1", f, *args, threads=-1)
-        raises(TypeError, "threads must be an int or None, not float", f, *args, threads=1.5)
-        raises(TypeError, "threads must be an int or None, not str", f, *args, threads="2")
-    raises(ValueError, "threads must be positive or None, not -7", clash.Tree.build, cube(1.0), threads=-7)
+        raises(ValueError, "threads must be a positive int or None, not -1", f, *args, threads=-1)
+        raises(ValueError, "threads must be a positive int or None, not 0", f, *args, threads=0)
+        raises(ValueError, "threads must be a positive int or None, not -1180591620717411303424", f,
+               *args, threads=-2 ** 70)
+        raises(ValueError, "threads must be a positive int or None, not True (bool)", f, *args,
+               threads=True)
+        raises(ValueError, "threads must be a positive int or None, not 1.5 (float)", f, *args,
+               threads=1.5)
+        raises(ValueError, "threads must be a positive int or None, not '2' (str)", f, *args,
+               threads="2")
+    raises(ValueError, "threads must be a positive int or None, not -7", clash.Tree.build, cube(1.0),
+           threads=-7)
     world = clash.World()
     world.insert(tree)
-    raises(TypeError, "threads must be an int or None, not float", world.batch_distance,
+    raises(ValueError, "threads must be a positive int or None, not 2.0 (float)", world.batch_distance,
            np.eye(4)[None, None], threads=2.0)

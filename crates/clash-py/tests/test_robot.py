@@ -222,8 +222,11 @@ def test_bad_robot_input(tmp_path):
                    '<joint name="j" type="floating"><parent link="a"/><child link="b"/></joint></robot>')
     with pytest.raises(ValueError, match=r"bad.urdf:2: joint \"j\": unsupported joint type \"floating\""):
         clash.Robot.load(bad)
-    with pytest.raises(ValueError, match="mesh"):
+    with pytest.raises(ValueError) as info:
         clash.Robot.load(UR5 / "urdf" / "ur5_robot.urdf")  # the package map is missing
+    message = str(info.value)
+    assert 'package "example-robot-data" was not found' in message, message
+    assert message.endswith('; give its folder in packages={"example-robot-data": DIR}'), message
     robot = clash.Robot.load(PANDA / "urdf" / "panda_collision.urdf")
     srdf = tmp_path / "bad.srdf"
     srdf.write_text('<robot name="panda">\n<disable_collisions link1="panda_link0" link2="nope"/></robot>')
@@ -246,3 +249,34 @@ def test_bad_robot_input(tmp_path):
         robot.forward_kinematics(np.zeros((1, 8)))
     with pytest.raises(ValueError, match="expected 8"):
         robot.forward_kinematics(np.zeros(3))
+
+
+def test_packages_are_found_above_the_urdf_and_on_ros_package_path(tmp_path, monkeypatch):
+    """A URDF inside its package (a folder named for it, or holding a
+    ``package.xml`` naming it) needs no ``packages=``; nor does one whose
+    package is on ``ROS_PACKAGE_PATH``. The answers are those of the map."""
+    import shutil
+
+    expected = clash.Robot.load(UR5 / "urdf" / "ur5_robot.urdf", UR5_PACKAGES)
+    q = np.full((1, expected.dof), 0.4)
+    package = tmp_path / "checkout"
+    meshes = package / "robots" / "ur_description" / "meshes" / "ur5"
+    shutil.copytree(UR5 / "meshes" / "collision", meshes / "collision")
+    (package / "package.xml").write_text(
+        "<package format='2'><name>example-robot-data</name></package>")
+    urdf = package / "robots" / "ur_description" / "urdf" / "ur5_robot.urdf"
+    urdf.parent.mkdir(parents=True)
+    shutil.copy(UR5 / "urdf" / "ur5_robot.urdf", urdf)
+
+    def poses(robot):
+        return robot.forward_kinematics(q[0])
+
+    for a, b in zip(poses(clash.Robot.load(urdf)), poses(expected)):
+        np.testing.assert_array_equal(a, b)
+    elsewhere = tmp_path / "elsewhere.urdf"
+    shutil.copy(urdf, elsewhere)
+    with pytest.raises(ValueError, match="packages="):
+        clash.Robot.load(elsewhere)
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "missing") + ":" + str(tmp_path))
+    for a, b in zip(poses(clash.Robot.load(elsewhere)), poses(expected)):
+        np.testing.assert_array_equal(a, b)

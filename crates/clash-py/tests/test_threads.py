@@ -69,7 +69,7 @@ def test_the_thread_count_does_not_change_the_answers():
         return out
 
     want = answers(1)
-    for threads in [2, 3, 8, None, 0]:
+    for threads in [2, 3, 8, None]:
         for g, w in zip(answers(threads), want):
             np.testing.assert_array_equal(g, w)
 
@@ -83,3 +83,53 @@ def test_python_threads_share_trees():
         got = list(pool.map(lambda p: clash.collide(tree, tree, p, mode="count", threads=2), batches))
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_small_batches_run_inline_and_answer_as_large_ones():
+    """Batches of up to 16 items run on the calling thread (no pool), larger
+    ones on the pool: every item's answer is the same either way, for each
+    kind of call and each thread count."""
+    rng = np.random.default_rng(12)
+    mesh = clash.Tree.build(MESHES / "bunny_lo.stl")
+    ball = clash.Shape.ball(0.05)
+    hull = clash.Shape.convex_hull(rng.normal(size=(30, 3)) * 0.1)
+    poses = poses_around(rng, 200, 0.2)
+    points = rng.uniform(-0.2, 0.2, size=(200, 3))
+    origins = rng.normal(size=(200, 3))
+    calls = [
+        lambda p, pts, t: [clash.collide(mesh, mesh, p, threads=t)],
+        lambda p, pts, t: [clash.collide(mesh, ball, p, mode="count", threads=t)],
+        lambda p, pts, t: list(clash.distance(mesh, hull, p, threads=t)),
+        lambda p, pts, t: list(clash.distance(hull, ball, p, threads=t)),
+        lambda p, pts, t: list(clash.contact(hull, ball, p, threads=t)),
+        lambda p, pts, t: list(clash.raycast(mesh, pts, -pts, threads=t)),
+        lambda p, pts, t: list(clash.closest_points(mesh, pts, threads=t)),
+    ]
+    for call in calls:
+        whole = call(poses, origins if call is calls[5] else points, None)
+        for n in (1, 2, 16, 17):
+            for threads in (None, 1, 2):
+                part = call(poses[:n], (origins if call is calls[5] else points)[:n], threads)
+                for g, w in zip(part, whole):
+                    np.testing.assert_array_equal(g, w[:n])
+
+
+def test_thread_counts_beyond_four_per_core_are_lowered_with_a_warning():
+    """``threads=10**6`` started a million OS threads; it now runs on four
+    per core, as the command line's ``--threads`` does, and says so."""
+    import os
+    import warnings
+
+    tree = clash.Tree.build(MESHES / "bunny_lo.stl")
+    poses = poses_around(np.random.default_rng(3), 40, 0.3)
+    limit = 4 * len(os.sched_getaffinity(0))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = clash.collide(tree, tree, poses, threads=10 ** 6)
+        clash.collide(tree, tree, poses, threads=limit)
+    assert [str(w.message) for w in caught] == [
+        f"threads=1000000 is more than 4 per core; using {limit} ({limit // 4} cores here: extra "
+        "threads would only time-share them)"
+    ]
+    assert caught[0].category is UserWarning
+    np.testing.assert_array_equal(got, clash.collide(tree, tree, poses, threads=1))

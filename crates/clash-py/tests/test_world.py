@@ -222,7 +222,7 @@ def test_bad_poses_and_batches():
     poses[2, 1, 1, 1] = -1
     with pytest.raises(ValueError, match=r"poses\[2, 1\]: the rotation is a reflection"):
         world.batch_distance(poses)
-    with pytest.raises(ValueError, match="threads must be positive"):
+    with pytest.raises(ValueError, match="threads must be a positive int or None, not -1"):
         world.batch_distance(np.tile(np.eye(4), (3, 2, 1, 1)), threads=-1)
     with pytest.raises(ValueError, match="unknown handle"):
         world.first_collision(selection=("object", a + 5))

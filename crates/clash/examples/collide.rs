@@ -1,6 +1,6 @@
 //! Two copies of a mesh: do they touch, and where?
 //!
-//! `cargo run --release -p clash --example collide [MESH]` (OBJ, STL or
+//! `cargo run --release -p clash-collision --example collide [MESH]` (OBJ, STL or
 //! PLY; the shipped low-resolution bunny by default).
 
 use clash::prelude::*;

@@ -1,6 +1,6 @@
 //! How far apart are two meshes, and where are the closest points?
 //!
-//! `cargo run --release -p clash --example distance [MESH]` (the shipped
+//! `cargo run --release -p clash-collision --example distance [MESH]` (the shipped
 //! low-resolution bunny by default).
 
 use clash::prelude::*;

@@ -1,6 +1,6 @@
 //! Rays against a mesh: the first hit of each, from every core.
 //!
-//! `cargo run --release -p clash --example raycast [MESH]` (the shipped
+//! `cargo run --release -p clash-collision --example raycast [MESH]` (the shipped
 //! low-resolution bunny by default).
 
 use clash::prelude::*;

@@ -1,6 +1,6 @@
 //! A world of meshes that move: which pairs touch after each step?
 //!
-//! `cargo run --release -p clash --example world [MESH]` (the shipped
+//! `cargo run --release -p clash-collision --example world [MESH]` (the shipped
 //! low-resolution bunny by default).
 
 use clash::prelude::*;

@@ -111,7 +111,8 @@ pub fn mesh_from_points<T: clash_math::Scalar, V: Into<clash_math::Point3<T>>>(
     clash_bvh::TriMesh::new(vertices.into_iter().map(Into::into).collect(), indices)
 }
 
-/// The README's examples, compiled and run as doc-tests.
-#[doc = include_str!("../../../README.md")]
+/// The README's examples, compiled and run as doc-tests (only in the
+/// repository: the published crate holds its own README, not this one).
 #[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
 pub struct ReadmeDoctests;

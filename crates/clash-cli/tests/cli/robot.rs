@@ -74,6 +74,19 @@ fn answers_equal_the_library() {
         }
     }
     assert!(firsts.iter().any(Option::is_some) && firsts.iter().any(Option::is_none));
+    // The same vectors on standard input (`--configs -`), the same answers.
+    let mut from_stdin = args(&["--threads", "2"]);
+    from_stdin[5] = "-".into();
+    let piped = json_lines(
+        &clash()
+            .args(from_stdin)
+            .write_stdin(format!("# panda joint vectors\n{text}"))
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert_eq!(piped, lines);
     let dists = world.batch_distance(&configs, &query).unwrap();
     let lines = json_lines(
         &clash()
@@ -218,5 +231,34 @@ fn bad_input_names_the_file_and_line() {
     let mut a: Vec<&OsStr> = a.iter().map(|s| s.as_os_str()).collect();
     a.extend([OsStr::new("--package"), OsStr::new("no-equals-sign")]);
     fails_with(&a, &["--package", "NAME=DIR"]);
+    // No folder for the URDF's package: the message says how to give one.
+    let panda = panda_dir().join("urdf/panda.urdf");
+    fails_with(
+        &[
+            OsStr::new("robot"),
+            panda.as_os_str(),
+            OsStr::new("--configs"),
+            good.as_os_str(),
+        ],
+        &[
+            "panda.urdf:13:",
+            "package \"example-robot-data\" was not found",
+            "give its folder with --package example-robot-data=DIR",
+        ],
+    );
+    // A bad line on standard input names it.
+    let run = clash()
+        .args([
+            OsStr::new("robot"),
+            panda.as_os_str(),
+            OsStr::new("--configs"),
+            OsStr::new("-"),
+        ])
+        .args(["--package", &format!("{PACKAGE}={}", panda_dir().display())])
+        .write_stdin("0 0 0 -1 0 1 0 0\n1 2\n")
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(run.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("<stdin>:2:"), "{stderr}");
     std::fs::remove_dir_all(scratch).unwrap();
 }

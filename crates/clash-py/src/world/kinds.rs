@@ -72,7 +72,7 @@ macro_rules! define_any_world {
                 match (self, body) {
                     $(
                         (Self::$variant(w), Body::Shape(s)) => w
-                            .insert_with(Geometry::Convex(s.clone()), pose, settings)
+                            .insert_with(Geometry::Convex((**s).clone()), pose, settings)
                             .map_err(world_error),
                         (Self::$variant(w), Body::Tree(t)) => match &**t {
                             AnyTree::$tree(t) => w

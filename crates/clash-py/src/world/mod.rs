@@ -125,7 +125,7 @@ impl World {
         empty: impl FnOnce() -> Result<R> + Send,
     ) -> PyResult<R> {
         Ok(py.detach(|| {
-            catch_panic(|| {
+            crate::pool::on_pool(|| {
                 let mut state = self.write();
                 match &mut state.world {
                     Some(w) => f(w),
@@ -189,7 +189,7 @@ impl World {
             tag,
         };
         let handle = py.detach(|| {
-            catch_panic(|| {
+            crate::pool::on_pool(|| {
                 let mut state = self.write();
                 if state.world.is_none() {
                     let kind = match (&body, state.asked) {
@@ -408,14 +408,13 @@ impl World {
         poses: &Bound<'py, PyAny>,
         margin: f64,
         selection: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyArray2<i64>>> {
         let query = WorldQuery {
             selection: self::selection(selection)?,
             margin,
             ..WorldQuery::default()
         };
-        let threads = pool::threads_arg(threads)?;
         let poses = arrays::read_f64(poses, "poses")?;
         let (found, note) = self.with(
             py,
@@ -453,7 +452,7 @@ impl World {
         max_distance: f64,
         stop_below: f64,
         selection: Option<&Bound<'py, PyAny>>,
-        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<i64>,
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
     ) -> PyResult<answers::DistanceArrays<'py>> {
         let query = WorldQuery {
             selection: self::selection(selection)?,
@@ -461,7 +460,6 @@ impl World {
             stop_below,
             ..WorldQuery::default()
         };
-        let threads = pool::threads_arg(threads)?;
         let poses = arrays::read_f64(poses, "poses")?;
         let (found, note) = self.with(
             py,

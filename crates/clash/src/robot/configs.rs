@@ -157,18 +157,42 @@ impl Robot {
         limits: LimitCheck,
     ) -> Result<Configurations, ConfigsError> {
         let path = path.as_ref();
+        match std::fs::File::open(path) {
+            Ok(file) => self.read_configurations_from(file, path, limits),
+            Err(e) => Err(ConfigsError {
+                file: path.to_path_buf(),
+                line: None,
+                kind: ConfigsErrorKind::Io(e),
+            }),
+        }
+    }
+
+    /// [`read_configurations`](Self::read_configurations) from a reader
+    /// (standard input, say), its errors naming the file `name`.
+    ///
+    /// # Errors
+    /// As [`read_configurations`](Self::read_configurations).
+    pub fn read_configurations_from(
+        &self,
+        mut reader: impl std::io::Read,
+        name: &Path,
+        limits: LimitCheck,
+    ) -> Result<Configurations, ConfigsError> {
         let error = |line, kind| ConfigsError {
-            file: path.to_path_buf(),
+            file: name.to_path_buf(),
             line,
             kind,
         };
-        let bytes = std::fs::read(path).map_err(|e| error(None, ConfigsErrorKind::Io(e)))?;
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|e| error(None, ConfigsErrorKind::Io(e)))?;
         let text = String::from_utf8(bytes).map_err(|e| {
             let bytes = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
             error(Some(line), ConfigsErrorKind::NotUtf8)
         })?;
-        self.configurations_in(&text, path, limits)
+        self.configurations_in(&text, name, limits)
     }
 
     /// [`read_configurations`](Self::read_configurations) of text given as

@@ -52,6 +52,18 @@ impl RobotError {
     pub fn kind(&self) -> &RobotErrorKind {
         &self.kind
     }
+
+    /// The package of a `package://` mesh path that was found nowhere, when
+    /// that is the error (front ends add how to give its folder).
+    pub fn unknown_package(&self) -> Option<&str> {
+        match &*self.kind {
+            RobotErrorKind::MeshPath {
+                reason: super::PathError::UnknownPackage { package },
+                ..
+            } => Some(package),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for RobotError {

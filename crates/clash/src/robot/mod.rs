@@ -73,7 +73,7 @@ pub use kinematics::RobotPoses;
 pub use model::{
     CollisionElement, CollisionGeometry, Joint, JointKind, JointLimits, JointSource, Link, Mimic,
 };
-pub use package::{PackageMap, PathError};
+pub use package::{PACKAGE_SEARCH_DEPTH, PackageMap, PathError};
 pub use sample::ConfigurationSampler;
 pub use srdf::{GroupState, LinkPair, Srdf};
 pub use world::{OBSTACLE_GROUP, ROBOT_GROUP, RobotWorld, RobotWorldError, RobotWorldOptions};

@@ -1,6 +1,7 @@
 //! Resolving a URDF's mesh `filename`s to files: `package://` URIs through
-//! a [`PackageMap`], `file://` URIs and plain paths relative to the URDF's
-//! folder.
+//! a [`PackageMap`] (its folders, then the packages found on its search
+//! path, then above the URDF), `file://` URIs and plain paths relative to
+//! the URDF's folder.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,8 +11,12 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum PathError {
-    /// A `package://` URI whose package the map does not know.
-    #[error("no directory is given for package {package:?} (add it to the PackageMap)")]
+    /// A `package://` URI whose package is neither in the map, nor on its
+    /// search path, nor a folder above the URDF.
+    #[error(
+        "package {package:?} was not found (searched the folders given for packages, \
+         ROS_PACKAGE_PATH and the folders above the URDF)"
+    )]
     UnknownPackage {
         /// The package name (the URI's first path component).
         package: String,
@@ -35,6 +40,15 @@ pub enum PathError {
 /// (ROS's usual `package://NAME` → the package's folder) is the special
 /// case of a key with one component.
 ///
+/// A package the map does not hold is then looked for on disk, as ROS
+/// tools look for it: in the folders of the search path
+/// ([`PackageMap::from_env`] takes `ROS_PACKAGE_PATH`'s), a folder named
+/// `NAME` or holding a `package.xml` whose `<name>` is `NAME`, up to
+/// [`PACKAGE_SEARCH_DEPTH`] levels down; then among the folders holding the URDF
+/// (its own and each one above it), one named `NAME` or holding such a
+/// `package.xml`. Folders are visited in name order, so the same tree
+/// always gives the same file.
+///
 /// ```
 /// use clash::robot::PackageMap;
 /// use std::path::Path;
@@ -50,12 +64,39 @@ pub enum PathError {
 #[derive(Debug, Clone, Default)]
 pub struct PackageMap {
     packages: BTreeMap<String, PathBuf>,
+    search_path: Vec<PathBuf>,
 }
 
+/// How many levels below a search path folder a package is looked for.
+pub const PACKAGE_SEARCH_DEPTH: usize = 3;
+
 impl PackageMap {
-    /// An empty map: `package://` paths are then an error.
+    /// An empty map with no search path: `package://` paths then resolve
+    /// only to folders above the URDF.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty map whose search path is `ROS_PACKAGE_PATH`'s folders (none
+    /// when it is not set), as the command line and the Python package
+    /// use.
+    pub fn from_env() -> Self {
+        let dirs: Vec<PathBuf> = std::env::var_os("ROS_PACKAGE_PATH")
+            .map(|v| std::env::split_paths(&v).collect())
+            .unwrap_or_default();
+        Self::new().with_search_path(dirs)
+    }
+
+    /// Replaces the search path: folders in which packages the map does
+    /// not hold are looked for, in this order.
+    #[must_use]
+    pub fn with_search_path(mut self, dirs: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.search_path = dirs
+            .into_iter()
+            .map(Into::into)
+            .filter(|d: &PathBuf| !d.as_os_str().is_empty())
+            .collect();
+        self
     }
 
     /// Maps `package` (a name, or a name and folders joined by `/`) to
@@ -88,23 +129,34 @@ impl PackageMap {
     }
 
     /// The file a URDF `filename` names: a `package://` URI through the map,
-    /// a `file://` URI as the path after the scheme, any other path
-    /// relative to `base_dir` (the URDF's folder) unless absolute.
+    /// else through the package found on disk (see [`PackageMap`]), a
+    /// `file://` URI as the path after the scheme, any other path relative
+    /// to `base_dir` (the URDF's folder) unless absolute.
     ///
     /// # Errors
-    /// [`PathError`]: an unmapped package, an unsupported scheme such as
-    /// `http://`.
+    /// [`PathError`]: a package found nowhere, an unsupported scheme such
+    /// as `http://`.
     pub fn resolve(&self, filename: &str, base_dir: &Path) -> Result<PathBuf, PathError> {
-        if filename.starts_with("package://") {
-            return self.resolve_package(filename).ok_or_else(|| {
-                let package = filename["package://".len()..]
-                    .split('/')
-                    .find(|c| !c.is_empty())
-                    .unwrap_or("");
-                PathError::UnknownPackage {
-                    package: package.to_owned(),
+        if let Some(rest) = filename.strip_prefix("package://") {
+            if let Some(path) = self.resolve_package(filename) {
+                return Ok(path);
+            }
+            let mut components = rest.split('/').filter(|c| !c.is_empty());
+            let package = components.next().unwrap_or("");
+            let dir = self
+                .search_path
+                .iter()
+                .find_map(|d| search::below(d, package, PACKAGE_SEARCH_DEPTH))
+                .or_else(|| search::above(base_dir, package));
+            return match dir {
+                Some(mut path) => {
+                    path.extend(components);
+                    Ok(path)
                 }
-            });
+                None => Err(PathError::UnknownPackage {
+                    package: package.to_owned(),
+                }),
+            };
         }
         if let Some(path) = filename.strip_prefix("file://") {
             return Ok(PathBuf::from(path));
@@ -115,5 +167,64 @@ impl PackageMap {
             });
         }
         Ok(base_dir.join(filename))
+    }
+}
+
+/// Finding a package's folder on disk.
+mod search {
+    use std::path::{Path, PathBuf};
+
+    /// Whether `dir` is package `name`'s folder: named so, or holding a
+    /// `package.xml` whose `<name>` is `name`.
+    fn is_package(dir: &Path, name: &str) -> bool {
+        dir.file_name().is_some_and(|n| n == name) || manifest_name(dir).as_deref() == Some(name)
+    }
+
+    /// The `<name>` of `dir/package.xml`, if it has one.
+    fn manifest_name(dir: &Path) -> Option<String> {
+        let text = std::fs::read_to_string(dir.join("package.xml")).ok()?;
+        let doc = roxmltree::Document::parse(&text).ok()?;
+        let name = doc
+            .root_element()
+            .children()
+            .find(|n| n.has_tag_name("name"))?;
+        Some(name.text()?.trim().to_owned())
+    }
+
+    /// The first folder in `dir` or up to `depth` levels below it (breadth
+    /// first, folders in name order) that is package `name`'s.
+    pub(super) fn below(dir: &Path, name: &str, depth: usize) -> Option<PathBuf> {
+        let mut level = vec![dir.to_path_buf()];
+        for _ in 0..=depth {
+            let mut next = Vec::new();
+            for d in level {
+                if is_package(&d, name) {
+                    return Some(d);
+                }
+                let Ok(entries) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                let mut subdirs: Vec<PathBuf> = entries
+                    .filter_map(|e| e.ok())
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                    .map(|e| e.path())
+                    .collect();
+                subdirs.sort();
+                next.extend(subdirs);
+            }
+            level = next;
+        }
+        None
+    }
+
+    /// The first of `base_dir` and the folders above it that is package
+    /// `name`'s.
+    pub(super) fn above(base_dir: &Path, name: &str) -> Option<PathBuf> {
+        let base = base_dir
+            .canonicalize()
+            .unwrap_or_else(|_| base_dir.to_path_buf());
+        base.ancestors()
+            .find(|d| !d.as_os_str().is_empty() && is_package(d, name))
+            .map(Path::to_path_buf)
     }
 }

@@ -1,6 +1,6 @@
 //! The `glam` and `mint` features: meshes and poses from those crates' types
 //! give the same answers as the nalgebra forms. Run with
-//! `cargo test -p clash --all-features`.
+//! `cargo test -p clash-collision --all-features`.
 #![cfg(any(feature = "glam", feature = "mint"))]
 
 use clash::prelude::*;

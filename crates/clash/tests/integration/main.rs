@@ -1,7 +1,7 @@
 //! The integration tests of the facade, one module per concern, compiled
 //! as one test binary: the library code the modules instantiate is
 //! compiled and linked once for all of them instead of once per file.
-//! Run one module with `cargo test -p clash --test integration <module>::`.
+//! Run one module with `cargo test -p clash-collision --test integration <module>::`.
 
 mod conversions;
 mod fresh_project;

@@ -399,7 +399,11 @@ fn missing_and_unresolved_meshes() {
         &e,
         &panda.display().to_string(),
         13,
-        &["link \"panda_link0\"", "example-robot-data", "PackageMap"],
+        &[
+            "link \"panda_link0\"",
+            "example-robot-data",
+            "ROS_PACKAGE_PATH",
+        ],
     );
     assert!(matches!(e.kind(), RobotErrorKind::MeshPath { .. }));
     let wrong = PackageMap::new().with("example-robot-data", robots_dir());

@@ -12,5 +12,6 @@ mod dh_ur5;
 mod hand_worked;
 mod meshes;
 mod models;
+mod packages;
 mod srdf;
 mod world;
