@@ -92,7 +92,7 @@ pub struct Poses<T: Scalar> {
 
 /// The poses of a `(N, 4, 4)` or `(N, 3, 4)` array, checked and converted in
 /// parallel on the current rayon pool (sequentially in a batch run
-/// inline, see [`crate::pool::run_batch`]), as `clash::pose::pose_from_matrix`
+/// inline, see `pool::run_batch`), as `clash::pose::pose_from_matrix`
 /// converts each line of a poses file: the matrix is used exactly as given.
 ///
 /// # Errors
@@ -131,7 +131,7 @@ pub fn poses_named<T: Scalar>(
 }
 
 /// `f` applied to each pose of a `(N, 4, 4)` or `(N, 3, 4)` array as it is
-/// read, as [`crate::pool::map_chunks`] runs, answers in input order,
+/// read, as `pool::map_chunks` runs, answers in input order,
 /// with the note of [`Poses::note`]: one pass over the matrices, with no
 /// list of poses in between (the batch queries' path).
 ///

@@ -17,8 +17,8 @@ use clash::robot::{
 };
 use clash::{Geometry, ObjectHandle, WorldQuery};
 use numpy::IntoPyArray;
-use numpy::PyArray3;
-use numpy::ndarray::Array3;
+use numpy::PyArrayDyn;
+use numpy::ndarray::{ArrayD, IxDyn};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -154,34 +154,69 @@ impl Robot {
     }
 
     /// Every link's pose for the joint vector ``q`` (limits not checked):
-    /// an ``(L, 4, 4)`` float64 array, in ``link_names`` order.
+    /// an ``(L, 4, 4)`` float64 array, in ``link_names`` order; for a
+    /// ``(C, dof)`` array of vectors, a ``(C, L, 4, 4)`` array, computed in
+    /// parallel without the GIL on ``threads`` threads, in input order.
     ///
-    /// Raises ``ValueError`` for a vector of the wrong length or a
-    /// non-finite value.
+    /// Raises ``ValueError`` for another shape, or naming the vector
+    /// (``q[c]``) of the wrong length or with a non-finite value.
+    #[pyo3(signature = (q, *, threads=None))]
     fn forward_kinematics<'py>(
         &self,
         py: Python<'py>,
         q: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyArray3<f64>>> {
+        #[pyo3(from_py_with = crate::pool::threads_from_py)] threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
         let q = arrays::read_f64(q, "q")?;
-        if q.shape.len() != 1 {
-            return Err(Error::Value(format!(
-                "q must have shape ({},), not {}",
-                self.robot.dof(),
-                crate::input::shape_text(&q.shape)
-            ))
-            .into());
-        }
-        let poses = self
-            .robot
-            .poses(&q.data)
-            .map_err(|e| Error::Value(format!("q: {e}")))?;
-        let links = poses.links();
-        let mut data = Vec::with_capacity(links.len() * 16);
-        for p in links {
-            data.extend(pose::matrix(p).iter().flatten());
-        }
-        let arr = Array3::from_shape_vec((links.len(), 4, 4), data)
+        let dof = self.robot.dof();
+        let (count, one) = match q.shape.as_slice() {
+            [_] => (1, true),
+            [c, d] if *d == dof => (*c, false),
+            other => {
+                return Err(Error::Value(format!(
+                    "q must have shape ({dof},) or (C, {dof}), not {}",
+                    crate::input::shape_text(other)
+                ))
+                .into());
+            }
+        };
+        let robot = &*self.robot;
+        let links = robot.links().len();
+        let rows: Vec<&[f64]> = match (one, dof) {
+            (true, _) => vec![&q.data],
+            (false, 0) => vec![&[]; count],
+            (false, _) => q.data.chunks_exact(dof).collect(),
+        };
+        let found = py.detach(|| {
+            catch_panic(|| {
+                pool::run_batch(threads, count, || {
+                    let each = pool::map(&rows, |_, q| {
+                        robot.poses(q).map(|p| {
+                            p.links()
+                                .iter()
+                                .flat_map(|m| pose::matrix(m).into_iter().flatten())
+                                .collect::<Vec<f64>>()
+                        })
+                    });
+                    let mut data = Vec::with_capacity(count * links * 16);
+                    for (c, r) in each.into_iter().enumerate() {
+                        let name = if one {
+                            "q".to_owned()
+                        } else {
+                            format!("q[{c}]")
+                        };
+                        data.extend(r.map_err(|e| Error::Value(format!("{name}: {e}")))?);
+                    }
+                    Ok(data)
+                })?
+            })
+        })?;
+        let shape = if one {
+            vec![links, 4, 4]
+        } else {
+            vec![count, links, 4, 4]
+        };
+        let arr = ArrayD::from_shape_vec(IxDyn(&shape), found)
             .map_err(|e| Error::Internal(e.to_string()))?;
         Ok(arr.into_pyarray(py))
     }

@@ -15,12 +15,16 @@ from conftest import MESHES, poses_around
 
 # A batch large enough for the pool (small ones run on the calling thread).
 POSES = poses_around(np.random.default_rng(21), 64, 0.3)
+ORIGINS = np.random.default_rng(22).normal(size=(64, 3))
 
 
 def answers(tree, threads):
     return (clash.collide(tree, tree, POSES, mode="count", threads=threads),
             clash.distance(tree, clash.Shape.ball(0.02), POSES, threads=threads)[0],
-            clash.collide(tree, tree, POSES[:3], threads=threads))
+            clash.collide(tree, tree, POSES[:3], threads=threads),
+            clash.raycast(tree, ORIGINS, -ORIGINS, threads=threads)[1],
+            clash.raycast(tree, ORIGINS[:3], -ORIGINS[:3], threads=threads)[1],
+            clash.closest_points(tree, ORIGINS, threads=threads)[0])
 
 
 def work(args):

@@ -245,10 +245,16 @@ def test_bad_robot_input(tmp_path):
         world.batch_first_collision(np.zeros((1, 8)), margin=-1)
     with pytest.raises(ValueError, match="obb/f64 trees"):
         world.insert_obstacle(clash.Tree.build(str(PANDA / "meshes" / "collision" / "link3.stl"), bv="rss"))
-    with pytest.raises(ValueError, match=r"q must have shape \(8,\)"):
-        robot.forward_kinematics(np.zeros((1, 8)))
-    with pytest.raises(ValueError, match="expected 8"):
+    with pytest.raises(ValueError, match=r"q must have shape \(8,\) or \(C, 8\), not \(1, 3\)"):
+        robot.forward_kinematics(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match=r"q must have shape \(8,\) or \(C, 8\), not \(1, 1, 8\)"):
+        robot.forward_kinematics(np.zeros((1, 1, 8)))
+    with pytest.raises(ValueError, match="q: expected 8"):
         robot.forward_kinematics(np.zeros(3))
+    q = np.zeros((40, 8))
+    q[33, 2] = np.inf
+    with pytest.raises(ValueError, match=r"q\[33\]: .*not finite"):
+        robot.forward_kinematics(q)
 
 
 def test_packages_are_found_above_the_urdf_and_on_ros_package_path(tmp_path, monkeypatch):
@@ -280,3 +286,20 @@ def test_packages_are_found_above_the_urdf_and_on_ros_package_path(tmp_path, mon
     monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "missing") + ":" + str(tmp_path))
     for a, b in zip(poses(clash.Robot.load(elsewhere)), poses(expected)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_forward_kinematics_of_many_vectors_is_each_vectors():
+    """``(C, dof)`` in, ``(C, L, 4, 4)`` out: row ``c`` is the one-vector
+    answer for ``q[c]``, on the calling thread (16 rows or fewer) or the
+    pool, whatever the thread count."""
+    for path, packages in ((PANDA / "urdf" / "panda_collision.urdf", None),
+                           (UR5 / "urdf" / "ur5_robot.urdf", UR5_PACKAGES)):
+        robot = clash.Robot.load(path, packages)
+        lo, hi = robot.limits[:, 0], robot.limits[:, 1]
+        lo, hi = np.maximum(lo, -np.pi), np.minimum(hi, np.pi)
+        q = np.random.default_rng(4).uniform(lo, hi, size=(50, robot.dof))
+        one = np.stack([robot.forward_kinematics(v) for v in q])
+        assert one.shape == (50, len(robot.link_names), 4, 4)
+        for n in (0, 1, 16, 17, 50):
+            for threads in (None, 1, 2):
+                np.testing.assert_array_equal(robot.forward_kinematics(q[:n], threads=threads), one[:n])
