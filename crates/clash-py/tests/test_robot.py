@@ -201,6 +201,21 @@ def test_batches_equal_a_brute_force_loop_over_checked_pairs(robot_name):
     for i in range(0, count, 25):
         np.testing.assert_array_equal(world.batch_first_collision(qs[i:i + 1])[0], got[i])
         assert world.batch_distance(qs[i:i + 1]).distance[0] == d.distance[i]
+    # One configuration per call, on the calling thread: the brute force's
+    # answers, the batch's pair, and every colliding pair with its contacts.
+    for i, q in enumerate(qs):
+        one = world.first_collision(q)
+        assert one == (None if first[i, 0] < 0 else tuple(first[i]))
+        pair = world.distance(q)
+        assert pair.distance == d.distance[i] and (pair.a, pair.b) == tuple(d.pairs[i])
+        np.testing.assert_array_equal(pair.point_a, d.point_a[i])
+        hits = world.collisions(q, max_contacts=4)
+        assert bool(hits) == (one is not None)
+        if hits:
+            assert (hits[0].a, hits[0].b) == one
+            assert pair.distance <= 1e-12
+            for h in hits:
+                assert 1 <= len(h.distance) <= 4 and (h.distance <= 1e-12).all()
 
 
 def test_convex_hull_meshes_and_no_srdf():
@@ -245,6 +260,11 @@ def test_bad_robot_input(tmp_path):
         world.batch_first_collision(np.zeros((1, 8)), margin=-1)
     with pytest.raises(ValueError, match="obb/f64 trees"):
         world.insert_obstacle(clash.Tree.build(str(PANDA / "meshes" / "collision" / "link3.stl"), bv="rss"))
+    for f in (world.first_collision, world.distance, world.collisions):
+        with pytest.raises(ValueError, match=r"q must have shape \(8,\), not \(1, 8\)"):
+            f(np.zeros((1, 8)))
+        with pytest.raises(ValueError, match=r"q: joint \"panda_joint5\": value NaN is not finite"):
+            f([0, 0, 0, -1, np.nan, 1, 0, 0])
     with pytest.raises(ValueError, match=r"q must have shape \(8,\) or \(C, 8\), not \(1, 3\)"):
         robot.forward_kinematics(np.zeros((1, 3)))
     with pytest.raises(ValueError, match=r"q must have shape \(8,\) or \(C, 8\), not \(1, 1, 8\)"):

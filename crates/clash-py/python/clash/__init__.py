@@ -107,7 +107,7 @@ class Collision(NamedTuple):
 
 
 class PairDistance(NamedTuple):
-    """The closest pair of ``World.distance``."""
+    """The closest pair of ``World.distance`` and ``RobotWorld.distance``."""
 
     a: int
     b: int
@@ -245,6 +245,18 @@ class World(_World):
 class RobotWorld(_RobotWorld):
     __doc__ = _RobotWorld.__doc__
 
+    def collisions(self, q: ArrayLike, *, margin: float = 0.0,
+                   max_contacts: int = 1) -> List[Collision]:
+        return [Collision(*c) for c in super().collisions(q, margin=margin, max_contacts=max_contacts)]
+
+    def distance(self, q: ArrayLike, *, max_distance: float = float("inf"),
+                 stop_below: float = 0.0) -> Optional[PairDistance]:
+        d = super().distance(q, max_distance=max_distance, stop_below=stop_below)
+        if d is None:
+            return None
+        a, b, dist, pa, pb, tri = d
+        return PairDistance(a, b, dist, np.array(pa), np.array(pb), np.array(tri, dtype=np.int64))
+
     def batch_distance(self, q: ArrayLike, *, max_distance: float = float("inf"),
                        stop_below: float = 0.0, threads: Optional[int] = None) -> BatchDistances:
         return BatchDistances(*super().batch_distance(
@@ -252,7 +264,7 @@ class RobotWorld(_RobotWorld):
 
 
 for _cls, _names in ((World, ("collide", "distance", "batch_distance")),
-                     (RobotWorld, ("batch_distance",))):
+                     (RobotWorld, ("collisions", "distance", "batch_distance"))):
     for _n in _names:
         getattr(_cls, _n).__doc__ = getattr(_cls.__mro__[1], _n).__doc__
 del _cls, _names, _n

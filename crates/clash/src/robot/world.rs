@@ -354,6 +354,23 @@ impl<B: WorldVolume<f64> + FitVolume<f64>> RobotWorld<B> {
         self.world.first_collision(&query)
     }
 
+    /// The pose of every object in [`CollisionWorld::handles`] order, the
+    /// obstacles where they are (the robot's elements to be filled in), and
+    /// the index in it of each robot element.
+    fn layout(&self) -> (Vec<Isometry3<f64>>, Vec<usize>) {
+        let handles = self.world.handles();
+        let base: Vec<Isometry3<f64>> = handles
+            .iter()
+            .map(|&h| *self.world.pose(h).expect("live handle"))
+            .collect();
+        let slot: Vec<usize> = self
+            .elements
+            .iter()
+            .map(|h| handles.binary_search(h).expect("live handle"))
+            .collect();
+        (base, slot)
+    }
+
     /// The poses of every object of the world for each joint vector of
     /// `configs`, in [`CollisionWorld::handles`] order, obstacles where they
     /// are: the input of the world's batches.
@@ -372,16 +389,7 @@ impl<B: WorldVolume<f64> + FitVolume<f64>> RobotWorld<B> {
         for q in configs.iter() {
             self.robot.check_values(q)?;
         }
-        let handles = self.world.handles();
-        let base: Vec<Isometry3<f64>> = handles
-            .iter()
-            .map(|&h| *self.world.pose(h).expect("live handle"))
-            .collect();
-        let slot: Vec<usize> = self
-            .elements
-            .iter()
-            .map(|h| handles.binary_search(h).expect("live handle"))
-            .collect();
+        let (base, slot) = self.layout();
         let init = || (RobotPoses::new(&self.robot), base.clone());
         let answers: Vec<Result<R, JointError>> = configs
             .iter()
@@ -401,6 +409,92 @@ impl<B: WorldVolume<f64> + FitVolume<f64>> RobotWorld<B> {
         // The first failing configuration in input order, whatever the
         // thread count.
         Ok(answers.into_iter().collect::<Result<Vec<R>, _>>()?)
+    }
+
+    /// The poses of every object for the joint vector `q`, as [`Self::batch`]
+    /// gives them, on the calling thread.
+    fn poses_at(&self, q: &[f64]) -> Result<Vec<Isometry3<f64>>, RobotWorldError> {
+        self.robot.check_values(q)?;
+        let (mut poses, slot) = self.layout();
+        let fk = self.robot.poses(q)?;
+        for (&s, pose) in slot.iter().zip(fk.collisions()) {
+            poses[s] = *pose;
+        }
+        Ok(poses)
+    }
+
+    /// The first colliding pair `query` selects (stop at the first), in
+    /// handle order, with the robot placed by the joint vector `q`: what
+    /// [`set_configuration`](Self::set_configuration) then
+    /// [`first_collision`](Self::first_collision) answer, without moving
+    /// the world, on the calling thread (the batch's answer for one
+    /// vector).
+    ///
+    /// ```
+    /// use clash::WorldQuery;
+    /// use clash::convex::{Ball, Shape};
+    /// use clash::math::Isometry3;
+    /// use clash::robot::{PackageMap, Robot, RobotWorld, RobotWorldOptions, Srdf};
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/robots/panda");
+    /// let panda = Robot::from_urdf_file(data.join("urdf/panda_collision.urdf"), &PackageMap::new())?;
+    /// let acm = Srdf::from_file(data.join("srdf/panda.srdf"), &panda)?.allowed_collisions();
+    /// let mut world: RobotWorld = RobotWorld::new(&panda, Some(&acm), &RobotWorldOptions::default())?;
+    /// let ready = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785, 0.02];
+    /// assert_eq!(world.first_collision_at(&ready, &WorldQuery::default())?, None);
+    /// // A ball around the robot's base.
+    /// let ball = world.insert_obstacle(Shape::Ball(Ball::new(0.2)?), Isometry3::translation(0.0, 0.0, 0.1))?;
+    /// let (_, b) = world.first_collision_at(&ready, &WorldQuery::default())?.expect("the base meets it");
+    /// assert_eq!(b, ball);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// As [`batch_first_collision`](Self::batch_first_collision), for the
+    /// one vector.
+    pub fn first_collision_at(
+        &self,
+        q: &[f64],
+        query: &WorldQuery<f64>,
+    ) -> Result<Option<(ObjectHandle, ObjectHandle)>, RobotWorldError> {
+        let plan = self.world.batch_plan(query)?;
+        let poses = self.poses_at(q)?;
+        Ok(plan
+            .first_collision(&poses)
+            .map(|(i, j)| (plan.handle(i), plan.handle(j))))
+    }
+
+    /// Every colliding pair `query` selects, with its contacts (up to the
+    /// query's `max_contacts_per_pair`), sorted by handles, with the robot
+    /// placed by `q` as [`first_collision_at`](Self::first_collision_at)
+    /// places it: what [`set_configuration`](Self::set_configuration) then
+    /// [`collide`](Self::collide) answer.
+    ///
+    /// # Errors
+    /// As [`first_collision_at`](Self::first_collision_at).
+    pub fn collisions_at(
+        &self,
+        q: &[f64],
+        query: &WorldQuery<f64>,
+    ) -> Result<Vec<PairCollision<f64>>, RobotWorldError> {
+        let plan = self.world.batch_plan(query)?;
+        let poses = self.poses_at(q)?;
+        Ok(plan.collide(&poses))
+    }
+
+    /// The closest pair `query` selects with the robot placed by `q`, as
+    /// [`first_collision_at`](Self::first_collision_at) places it.
+    ///
+    /// # Errors
+    /// As [`first_collision_at`](Self::first_collision_at).
+    pub fn distance_at(
+        &self,
+        q: &[f64],
+        query: &WorldQuery<f64>,
+    ) -> Result<Option<PairDistance<f64>>, RobotWorldError> {
+        let plan = self.world.batch_plan(query)?;
+        let poses = self.poses_at(q)?;
+        Ok(plan.distance(&poses))
     }
 
     /// For each joint vector, the first colliding pair `query` selects

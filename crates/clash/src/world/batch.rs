@@ -8,7 +8,7 @@ use super::narrow::Placed;
 use super::object::{Object, WorldVolume};
 use super::query::grown;
 use super::search::{Candidate, Scene};
-use super::{CollisionWorld, ObjectHandle, PairDistance, WorldError, WorldQuery};
+use super::{CollisionWorld, ObjectHandle, PairCollision, PairDistance, WorldError, WorldQuery};
 use clash_bv::Aabb;
 use clash_math::{Isometry3, Scalar, isometry_is_finite};
 use rayon::prelude::*;
@@ -124,6 +124,14 @@ impl<'a, T: Scalar, B: WorldVolume<T>> BatchPlan<'a, T, B> {
         scene
             .first_collision(&candidates, self.query.margin, false)
             .map(|(i, j)| (i as usize, j as usize))
+    }
+
+    /// Every colliding checked pair of one configuration, with up to the
+    /// query's contacts per pair, in pair order.
+    pub(crate) fn collide(&self, poses: &[Isometry3<T>]) -> Vec<PairCollision<T>> {
+        let scene = self.scene(poses);
+        let candidates = self.candidates(&scene.aabbs, self.query.margin);
+        scene.collide_all(&candidates, &self.query)
     }
 
     /// The closest checked pair of one configuration.

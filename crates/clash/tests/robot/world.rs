@@ -124,6 +124,32 @@ fn check(robot: &Robot, srdf: &str, hulls: bool, with_obstacle: bool) {
             }
         }
         assert_eq!(firsts[c], first, "configuration {c}: {q:?}");
+        // One configuration at a time, without moving the world.
+        assert_eq!(rw.first_collision_at(q, &query).unwrap(), first);
+        assert_eq!(rw.distance_at(q, &query).unwrap(), dists[c]);
+        let all = rw.collisions_at(q, &query).unwrap();
+        assert_eq!(all.first().map(|p| (p.a, p.b)), first);
+        for p in &all {
+            let (i, j) = (
+                handles.binary_search(&p.a).unwrap(),
+                handles.binary_search(&p.b).unwrap(),
+            );
+            assert!(i < j && intersects_pair((&geos[i], &poses[i]), (&geos[j], &poses[j])));
+        }
+        if c % 8 == 0 {
+            // The same as moving the world there and asking it (only the
+            // robot's elements move, so later configurations see the same
+            // obstacles).
+            rw.set_configuration(q).unwrap();
+            assert_eq!(rw.first_collision(&query).unwrap(), first);
+            let every: Vec<_> = rw
+                .collide(&query)
+                .unwrap()
+                .iter()
+                .map(|p| (p.a, p.b))
+                .collect();
+            assert_eq!(every, all.iter().map(|p| (p.a, p.b)).collect::<Vec<_>>());
+        }
         let d = dists[c].unwrap();
         assert!(
             (d.distance - best).abs() <= 1e-9,
