@@ -3,11 +3,13 @@
 (float64, n x 3) and triangles `F` (int32, m x 3)."""
 import os
 
-import coal, fcl
+import coal
 
 
 def fcl_obbrss(V, F):
     """python-fcl's `BVHModel` (always OBBRSS)."""
+    import fcl  # here, so that scripts timing coal alone need no python-fcl
+
     m = fcl.BVHModel()
     m.beginModel(len(V), len(F))
     m.addSubModel(V, F)
@@ -43,3 +45,16 @@ def coal_cpp_command(src, exe):
     prefix = coal_prefix()
     return ["g++", "-O2", "-std=c++17", "-DNDEBUG", f"-I{prefix}/include", "-I/usr/include/eigen3",
             src, f"-L{prefix}/lib", "-lcoal", f"-Wl,-rpath,{prefix}/lib", "-o", exe]
+
+
+def best_per_call(f, calls, k=5):
+    """The best of `k` runs of `f` (a loop of `calls` calls), in
+    microseconds per call."""
+    import time
+
+    t = float("inf")
+    for _ in range(k):
+        s = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - s)
+    return t / calls * 1e6

@@ -16,13 +16,13 @@ is the cost of a call.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import coal
 import numpy as np
 
 import clash
+from peer_models import best_per_call, coal_obbrss
 
 REPO = Path(__file__).resolve().parents[2]
 calls = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
@@ -48,28 +48,14 @@ def poses(n, size):
     return p
 
 
-def best(f, k=5):
-    t = 1e9
-    for _ in range(k):
-        s = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - s)
-    return t / calls * 1e6
+def best(f):
+    return best_per_call(f, calls)
 
 
 def coal_hull(v):
     pts = coal.StdVec_Vec3s()
     pts.extend(list(v))
     return coal.Convex.convexHull(pts, False, None)
-
-
-def coal_mesh(v, f):
-    m = coal.BVHModelOBBRSS()
-    m.beginModel(len(f), len(v))
-    m.addVertices(v)
-    m.addTriangles(f)
-    m.endModel()
-    return m
 
 
 def compare(name, ca, cb, ga, gb, size):
@@ -116,6 +102,6 @@ for path in meshes:
     box = 0.2 * size
     compare(f"{path.name}: hull/hull", clash.Shape.convex_hull(v), clash.Shape.convex_hull(v),
             coal_hull(v), coal_hull(v), size)
-    compare(f"{path.name}: mesh/box", tree, clash.Shape.box([box / 2] * 3), coal_mesh(v, f),
+    compare(f"{path.name}: mesh/box", tree, clash.Shape.box([box / 2] * 3), coal_obbrss(v, f),
             coal.Box(box, box, box), size)
-    compare(f"{path.name}: mesh/mesh", tree, tree, coal_mesh(v, f), coal_mesh(v, f), size)
+    compare(f"{path.name}: mesh/mesh", tree, tree, coal_obbrss(v, f), coal_obbrss(v, f), size)

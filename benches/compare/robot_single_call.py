@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 import pinocchio as pin
 
 import clash
+from peer_models import best_per_call
 
 REPO = Path(__file__).resolve().parents[2]
 ROBOTS = REPO / "data" / "robots"
@@ -36,13 +36,8 @@ pkgs = Path(tempfile.mkdtemp())
 UR5_PACKAGES = {"example-robot-data/robots/ur_description/meshes/ur5": str(ROBOTS / "ur5/meshes")}
 
 
-def best(f, k=5):
-    t = 1e9
-    for _ in range(k):
-        s = time.perf_counter()
-        f()
-        t = min(t, time.perf_counter() - s)
-    return t / calls * 1e6
+def best(f):
+    return best_per_call(f, calls)
 
 
 def compare(name, urdf, srdf, packages):
